@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { NodeIdentity } from '../chain/node-identity.service';
+import { ApiError } from '../common/api-error';
+import { formatGoDuration } from '../common/go-duration';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { CryptoError, parsePublicKey, stringToAddress, utf8 } from '../crypto';
+import { asBuffer, DatabaseService } from '../database/database.service';
+import type { Caller } from './caller';
+import { TokenService } from './token.service';
+
+/** A getuid token lives five seconds; a session lasts `expire` seconds, 8 hours by default. */
+export const UID_TOKEN_LIFETIME = 5;
+export const DEFAULT_SESSION_LIFETIME = 28_800;
+const MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600;
+
+export interface LoginInput {
+  ecosystem?: bigint;
+  expire?: bigint;
+  publicKey?: Uint8Array;
+  keyId?: string;
+  signature?: Uint8Array;
+  roleId?: bigint;
+}
+
+export interface LoginResult {
+  token: string;
+  ecosystem_id: string;
+  key_id: string;
+  account: string;
+  notify_key: string;
+  isnode: boolean;
+  isowner: boolean;
+  clb: boolean;
+  timestamp: string;
+  roles?: { role_id: bigint; role_name: string }[];
+}
+
+interface KeyRow {
+  pub: unknown;
+  deleted: string;
+  account: string;
+}
+
+@Injectable()
+export class AuthService {
+  /** Uids already used to log in, until their token would have expired anyway: a uid signs in once. */
+  private readonly usedUids = new Map<string, number>();
+  private readonly notifyJwt: JwtService;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly tokens: TokenService,
+    private readonly crypto: NodeCrypto,
+    private readonly identity: NodeIdentity,
+    private readonly db: DatabaseService,
+  ) {
+    this.notifyJwt = new JwtService({ secret: config.centrifugo.secret });
+  }
+
+  getUid(caller: Caller) {
+    const common = {
+      network_id: this.config.networkId.toString(),
+      cryptoer: this.config.cryptoer,
+      hasher: this.config.hasher,
+    };
+    if (caller.loggedIn) {
+      const remainingMs = BigInt((caller.claims?.exp ?? 0) * 1000 - Date.now());
+      return {
+        expire: formatGoDuration(remainingMs * 1_000_000n),
+        ecosystem_id: caller.ecosystemId.toString(),
+        key_id: caller.keyId.toString(),
+        address: this.crypto.address(caller.keyId),
+        ...common,
+      };
+    }
+    // A uniformly random non-negative 63-bit integer, from the system CSPRNG.
+    const uid = (randomBytes(8).readBigUInt64BE() >> 1n).toString();
+    const { token } = this.tokens.sign({ uid, ecosystem_id: '1' }, UID_TOKEN_LIFETIME);
+    return { uid, token, ...common };
+  }
+
+  authStatus(caller: Caller): { active: boolean; exp?: number } {
+    if (caller.token !== 'valid') return { active: false };
+    return { active: true, exp: caller.claims?.exp };
+  }
+
+  async login(input: LoginInput, caller: Caller): Promise<LoginResult> {
+    const uid = this.uidOf(caller);
+    const ecosystem = input.ecosystem && input.ecosystem > 0n ? input.ecosystem : caller.ecosystemId;
+    const expire = this.lifetime(input.expire);
+    const suppliedKey = this.suppliedPublicKey(input.publicKey);
+    const wallet = this.walletOf(input.keyId, suppliedKey);
+    if (!(await this.db.one('SELECT 1 FROM "1_ecosystems" WHERE "id" = $1', [ecosystem.toString()]))) {
+      throw new ApiError('E_ECOSYSTEM', ecosystem);
+    }
+    const row = await this.db.one<KeyRow>(
+      'SELECT "pub", "deleted", "account" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2',
+      [wallet.toString(), ecosystem.toString()],
+    );
+    const storedKey = row ? asBuffer(row.pub) : Buffer.alloc(0);
+    const verificationKey = storedKey.length > 0 ? storedKey : suppliedKey;
+    if (!verificationKey) throw new ApiError('E_EMPTYPUBLIC');
+
+    // The signature is checked before anything else happens for this key.
+    this.verifySignature(verificationKey, uid, input.signature);
+    this.markUidUsed(uid, caller);
+
+    if (storedKey.length === 0) {
+      const open = ecosystem === 1n || (await this.ecosystemParameter(ecosystem, 'free_membership')) === '1';
+      if (!open) throw new ApiError('E_STATELOGIN', this.crypto.address(wallet), ecosystem);
+      throw new ApiError('E_KEYNOTFOUND').withMessage(
+        `Key has not been found: ${this.crypto.address(wallet)} is not registered in ecosystem ${ecosystem} yet`,
+      );
+    }
+    if (row!.deleted === '1') throw new ApiError('E_DELETEDKEY');
+    const account = row!.account.trim();
+    const roleId = input.roleId ?? 0n;
+    if (roleId > 0n && !(await this.holdsRole(ecosystem, account, roleId))) throw new ApiError('E_CHECKROLE');
+
+    const founder = (await this.ecosystemParameter(ecosystem, 'founder_account'))?.trim();
+    const { token } = this.tokens.sign(
+      {
+        ecosystem_id: ecosystem.toString(),
+        key_id: wallet.toString(),
+        account_id: account,
+        role_id: roleId.toString(),
+      },
+      expire,
+    );
+    const notifyKey = this.notifyJwt.sign(
+      { sub: wallet.toString(), exp: Math.floor(Date.now() / 1000) + expire },
+      { algorithm: 'HS256', noTimestamp: true },
+    );
+    const roles = await this.roles(ecosystem, account);
+    return {
+      token,
+      ecosystem_id: ecosystem.toString(),
+      key_id: wallet.toString(),
+      account,
+      notify_key: notifyKey,
+      isnode: wallet === this.identity.keys.node.keyId,
+      isowner: founder !== undefined && founder === wallet.toString(),
+      clb: this.config.nodeMode === 'clb',
+      timestamp: Math.floor(Date.now() / 1000).toString(),
+      roles: roles.length > 0 ? roles : undefined,
+    };
+  }
+
+  /** The uid a login must sign: only a getuid token carries one. */
+  private uidOf(caller: Caller): string {
+    if (caller.token === 'expired') {
+      throw new ApiError('E_TOKENEXPIRED', formatGoDuration(caller.expiredAgo ?? 0n));
+    }
+    const uid = caller.token === 'valid' ? caller.claims?.uid : undefined;
+    if (!uid || this.usedUids.has(uid)) throw new ApiError('E_UNKNOWNUID');
+    return uid;
+  }
+
+  private markUidUsed(uid: string, caller: Caller): void {
+    const now = Date.now();
+    for (const [used, until] of this.usedUids) if (until < now) this.usedUids.delete(used);
+    this.usedUids.set(uid, (caller.claims?.exp ?? 0) * 1000 + 1000);
+  }
+
+  private lifetime(expire: bigint | undefined): number {
+    if (expire === undefined || expire === 0n) return DEFAULT_SESSION_LIFETIME;
+    if (expire < 0n || expire > BigInt(MAX_SESSION_LIFETIME)) {
+      throw ApiError.server(`expire must be from 1 to ${MAX_SESSION_LIFETIME} seconds`);
+    }
+    return Number(expire);
+  }
+
+  private suppliedPublicKey(publicKey: Uint8Array | undefined): Uint8Array | undefined {
+    if (!publicKey || publicKey.length === 0) return undefined;
+    try {
+      return parsePublicKey(publicKey);
+    } catch (error) {
+      throw new ApiError('E_EMPTYPUBLIC').withMessage((error as Error).message);
+    }
+  }
+
+  private walletOf(keyIdText: string | undefined, publicKey: Uint8Array | undefined): bigint {
+    const fromKey = publicKey ? this.crypto.keyId(publicKey) : undefined;
+    if (keyIdText) {
+      const wallet = stringToAddress(keyIdText);
+      if (wallet === 0n) throw new ApiError('E_INVALIDWALLET', keyIdText);
+      if (fromKey !== undefined && fromKey !== wallet) {
+        throw ApiError.server('key_id and pubkey belong to different accounts');
+      }
+      return wallet;
+    }
+    if (fromKey === undefined) throw new ApiError('E_EMPTYPUBLIC');
+    return fromKey;
+  }
+
+  private verifySignature(publicKey: Uint8Array, uid: string, signature: Uint8Array | undefined): void {
+    const message = utf8(`LOGIN${this.config.networkId}${uid}`);
+    try {
+      this.crypto.signer.verify(publicKey, message, signature ?? new Uint8Array());
+    } catch (error) {
+      if (error instanceof CryptoError) {
+        throw new ApiError('E_SIGNATURE').withMessage(`Signature is incorrect: ${error.message}`);
+      }
+      throw error;
+    }
+  }
+
+  private async ecosystemParameter(ecosystem: bigint, name: string): Promise<string | undefined> {
+    const row = await this.db.one<{ value: string }>(
+      'SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = $2',
+      [ecosystem.toString(), name],
+    );
+    return row?.value;
+  }
+
+  private async holdsRole(ecosystem: bigint, account: string, roleId: bigint): Promise<boolean> {
+    const row = await this.db.one(
+      `SELECT 1 FROM "1_roles_participants"
+        WHERE "ecosystem" = $1 AND "role"->>'id' = $2 AND "member"->>'account' = $3 AND "deleted" = 0`,
+      [ecosystem.toString(), roleId.toString(), account],
+    );
+    return row !== undefined;
+  }
+
+  private async roles(ecosystem: bigint, account: string): Promise<{ role_id: bigint; role_name: string }[]> {
+    const rows = await this.db.query<{ role_id: string | null; role_name: string | null }>(
+      `SELECT "role"->>'id' AS "role_id", "role"->>'name' AS "role_name" FROM "1_roles_participants"
+        WHERE "ecosystem" = $1 AND "member"->>'account' = $2 AND "deleted" = 0 ORDER BY "id"`,
+      [ecosystem.toString(), account],
+    );
+    return rows
+      .filter((row) => row.role_id !== null && /^-?\d+$/.test(row.role_id))
+      .map((row) => ({ role_id: BigInt(row.role_id!), role_name: row.role_name ?? '' }));
+  }
+}

@@ -1,0 +1,131 @@
+import {
+  DEVELOPER_CONDITION,
+  ecosystemSeedRows,
+  MAIN_CONDITION,
+  type EcosystemSeedInput,
+  type SeedRow,
+} from './ecosystem-seed';
+import { platformParameterRows, type GenesisPlatformInput } from './platform-parameters';
+import { tableMetadataRows } from './table-permissions';
+
+/** Money of ecosystem 1 has 12 decimal digits; the founder starts with 5,250,000 IBXC as a UTXO. */
+export const PLATFORM_DIGITS = 12;
+export const FOUNDER_INITIAL_UTXO = 5_250_000n * 10n ** 12n;
+export const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
+export const SYSTEM_APPLICATION_UUID = '6f3e2b1a-0c4d-4e5f-8a9b-1c2d3e4f5a6b';
+
+export const DEFAULT_MENU = [
+  'MenuItem(Title: "Home", Page: default_page, Icon: "icon-home")',
+  'MenuItem(Title: "Notifications", Page: notifications, Icon: "icon-bell")',
+  'MenuItem(Title: "Developer", Page: developer_index, Icon: "icon-wrench")',
+].join('\n');
+
+export const DEFAULT_PAGE = [
+  'SetTitle("Home")',
+  'Div(content-wrapper){',
+  '    Div(panel panel-primary){',
+  '        Div(panel-heading){ Span(Class: text-bold, Body: "Welcome to #ecosystem_name#") }',
+  '        Div(panel-body){',
+  '            P(Body: "You are signed in as #account_id# in ecosystem #ecosystem_id#.")',
+  '            P(Body: "Use the menu to open the developer pages, or send transactions from your client.")',
+  '        }',
+  '    }',
+  '}',
+].join('\n');
+
+export const NOTIFICATIONS_PAGE = [
+  'SetTitle("Notifications")',
+  'Div(content-wrapper){',
+  '    DBFind(notifications, src_notifications).Columns("id,page_name,date_created").Where({"ecosystem": "#ecosystem_id#", "closed": 0}).Order({"id": -1}).Limit(25)',
+  '    Table(src_notifications, "Id=id,Page=page_name,Created=date_created")',
+  '}',
+].join('\n');
+
+export const PAGER_HEADER_SNIPPET = [
+  'Div(pager-header clearfix){',
+  '    Span(Class: pull-left, Body: "#pager_title#")',
+  '}',
+].join('\n');
+
+export interface FirstEcosystemInput extends EcosystemSeedInput, GenesisPlatformInput {
+  nodeKeyId: bigint;
+  founderPublicKey: Uint8Array;
+  nodePublicKey: Uint8Array;
+}
+
+/** Genesis content of ecosystem 1: its per-ecosystem seed plus what only the first ecosystem holds. */
+export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
+  const rows: SeedRow[] = [];
+  const add = (table: string, values: Record<string, unknown>) =>
+    rows.push({ table, values: { id: input.nextId(table), ...values } });
+
+  add('1_ecosystems', {
+    name: 'platform ecosystem',
+    info: JSON.stringify({ description: 'The platform ecosystem', logo: 0 }),
+    is_valued: 1,
+    emission_amount: JSON.stringify([{ type: 'issue', val: PLATFORM_TOTAL_AMOUNT }]),
+    token_symbol: 'IBXC',
+    token_name: 'IBAX Coin',
+    control_mode: 1,
+    digits: PLATFORM_DIGITS,
+  });
+  add('1_applications', { ecosystem: 1, name: 'System', uuid: SYSTEM_APPLICATION_UUID, conditions: MAIN_CONDITION });
+  for (const parameter of platformParameterRows(input)) add('1_platform_parameters', parameter);
+
+  rows.push(...ecosystemSeedRows(input));
+  for (const [keyId, pub] of [
+    [input.founderKeyId, input.founderPublicKey],
+    [input.nodeKeyId, input.nodePublicKey],
+  ] as const) {
+    rows.push({
+      table: '1_keys',
+      values: { id: keyId, ecosystem: 1, pub: Buffer.from(pub), account: input.address(keyId) },
+    });
+  }
+
+  for (const table of tableMetadataRows()) add('1_tables', { ecosystem: 1, app_id: 1, ...table });
+  add('1_menu', { ecosystem: 1, name: 'default_menu', title: 'Home', value: DEFAULT_MENU, conditions: DEVELOPER_CONDITION });
+  add('1_pages', {
+    ecosystem: 1,
+    name: 'default_page',
+    value: DEFAULT_PAGE,
+    menu: 'default_menu',
+    conditions: DEVELOPER_CONDITION,
+    app_id: 1,
+  });
+  add('1_pages', {
+    ecosystem: 1,
+    name: 'notifications',
+    value: NOTIFICATIONS_PAGE,
+    menu: 'default_menu',
+    conditions: DEVELOPER_CONDITION,
+    app_id: 1,
+  });
+  add('1_snippets', { ecosystem: 1, name: 'pager_header', value: PAGER_HEADER_SNIPPET, conditions: DEVELOPER_CONDITION, app_id: 1 });
+  for (const zone of timeZones(input.time)) add('1_time_zones', { ecosystem: 1, ...zone });
+  return dedupeKeys(rows);
+}
+
+/** The founder may also be the node's key; its key row is written once. */
+function dedupeKeys(rows: SeedRow[]): SeedRow[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    if (row.table !== '1_keys') return true;
+    const key = `${row.values.ecosystem}:${row.values.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** IANA zones known to the runtime, with their UTC offset on the genesis date ("+05:30"). */
+export function timeZones(at: Date): { name: string; offset: string }[] {
+  return Intl.supportedValuesOf('timeZone').map((name) => {
+    const text =
+      new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'longOffset' })
+        .formatToParts(at)
+        .find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+    const offset = text === 'GMT' ? '+00:00' : text.slice(3);
+    return { name, offset };
+  });
+}

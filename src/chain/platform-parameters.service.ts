@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseService, type Sql } from '../database/database.service';
+
+export interface HonorNode {
+  tcp_address: string;
+  api_address: string;
+  public_key: string;
+  unban_time: string;
+  stopped: boolean;
+}
+
+/** Reads `1_platform_parameters` (always from the database: contracts change them inside blocks). */
+@Injectable()
+export class PlatformParametersService {
+  constructor(private readonly db: DatabaseService) {}
+
+  async get(name: string, sql: Sql = this.db): Promise<string | undefined> {
+    const row = await sql.one<{ value: string }>('SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1', [name]);
+    return row?.value;
+  }
+
+  async all(sql: Sql = this.db): Promise<{ id: string; name: string; value: string; conditions: string }[]> {
+    return sql.query('SELECT "id", "name", "value", "conditions" FROM "1_platform_parameters" ORDER BY "id"');
+  }
+
+  /** The `honor_nodes` list; an unreadable value means no list, as the reference treats it. */
+  async honorNodes(sql: Sql = this.db): Promise<HonorNode[]> {
+    const text = (await this.get('honor_nodes', sql)) ?? '';
+    if (!text.trim()) return [];
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(parsed)) return [];
+    return parsed.map((entry: Record<string, unknown>) => ({
+      tcp_address: String(entry.tcp_address ?? ''),
+      api_address: String(entry.api_address ?? ''),
+      public_key: String(entry.public_key ?? ''),
+      unban_time: String(entry.unban_time ?? '0'),
+      stopped: entry.stopped === true,
+    }));
+  }
+
+  async isTrue(name: string, sql: Sql = this.db): Promise<boolean> {
+    const value = ((await this.get(name, sql)) ?? '').trim().toLowerCase();
+    return value === 'true' || value === '1';
+  }
+}

@@ -1,0 +1,85 @@
+import {
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  SetMetadata,
+  UseGuards,
+  applyDecorators,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { NextFunction, Request, Response } from 'express';
+import type { Caller } from '../../auth/caller';
+import { requireSession, type TokenService } from '../../auth/token.service';
+import { APP_CONFIG, type AppConfig } from '../../config';
+import { ApiError } from '../api-error';
+import type { NodeStateService } from '../node-state.service';
+import type { ApiRequest } from './api-request';
+import { isRpcPath } from './body-parsing';
+import { sendRestError } from './responses';
+
+/** Resolves the caller from the Authorization header once, for REST and JSON-RPC alike. */
+export function callerMiddleware(tokens: TokenService) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    (req as ApiRequest).caller = tokens.resolve(req.headers.authorization);
+    next();
+  };
+}
+
+const ALWAYS_SERVED = new Set(['/api/v2/version', '/healthz', '/readyz']);
+
+/** While the node updates its chain or is stopped, REST routes answer 503 (JSON-RPC says so per call). */
+export function nodeStateMiddleware(state: NodeStateService, height: () => Promise<bigint>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (state.state === 'running' || ALWAYS_SERVED.has(req.path) || isRpcPath(req.path)) {
+      next();
+      return;
+    }
+    if (state.state === 'stopped') {
+      sendRestError(res, new ApiError('E_STOPPING'));
+      return;
+    }
+    height()
+      .catch(() => 0n)
+      .then((blockHeight) => sendRestError(res, new ApiError('E_UPDATING', blockHeight)));
+  };
+}
+
+@Injectable()
+export class SessionGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    requireSession(context.switchToHttp().getRequest<ApiRequest>().caller);
+    return true;
+  }
+}
+
+/** The route needs a logged-in caller: E_UNAUTHORIZED without a session, E_TOKENEXPIRED when it expired. */
+export const Auth = () => applyDecorators(UseGuards(SessionGuard));
+
+const BLOCKCHAIN_ROUTE = 'ibax:blockchain-route';
+
+/** A route a CLB node does not have (interface.md's list); it answers 404 there as an unknown path would. */
+export const BlockchainRoute = () => SetMetadata(BLOCKCHAIN_ROUTE, true);
+
+@Injectable()
+export class ClbRouteGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.config.nodeMode !== 'clb') return true;
+    const blockchainOnly = this.reflector.getAllAndOverride<boolean>(BLOCKCHAIN_ROUTE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (blockchainOnly) throw new ApiError('E_NOTFOUND');
+    return true;
+  }
+}
+
+export const CurrentCaller = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): Caller => context.switchToHttp().getRequest<ApiRequest>().caller,
+);

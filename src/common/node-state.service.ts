@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+
+export type NodeState = 'running' | 'updating' | 'stopped';
+
+const STATUS_TEXT: Record<NodeState, string> = {
+  running: 'node server status is running',
+  updating: 'node server is updating',
+  stopped: 'node server is stopped',
+};
+
+/**
+ * Whether the node serves requests. While it updates its chain or after the network was stopped, every
+ * route except `version` (and the health probes) answers 503 E_UPDATING / E_STOPPING.
+ */
+@Injectable()
+export class NodeStateService {
+  private current: NodeState = 'running';
+
+  get state(): NodeState {
+    return this.current;
+  }
+
+  set(state: NodeState): void {
+    this.current = state;
+  }
+
+  get statusText(): string {
+    return STATUS_TEXT[this.current];
+  }
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import type { CryptoerName, HasherName } from '../crypto';
+import { environmentSchema, type Environment, type RpcNamespace } from './config.schema';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** The API address other nodes and clients use to reach this node (listed in `honor_nodes`). */
+  apiAddress: string;
+  tcpAddress: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  networkId: bigint;
+  cryptoer: CryptoerName;
+  hasher: HasherName;
+  jwtSecret: string;
+  nodeMode: 'normal' | 'clb';
+  jsonRpc: { enabled: boolean; namespaces: RpcNamespace[] };
+  centrifugo: { url: string | undefined; secret: string };
+  logLevel: Environment['LOG_LEVEL'];
+  bodyLimit: number;
+  chainTest: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/**
+ * Reads the environment, with `.env` (in the working directory) filling only what the environment leaves
+ * unset, and validates every setting. A wrong value names the variable and what it accepts.
+ */
+export function readEnvironment(
+  env: Record<string, string | undefined> = process.env,
+  dotenvPath = '.env',
+): Environment {
+  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
+  const merged: Record<string, string | undefined> = { ...fromFile };
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) merged[name] = value;
+  // An empty variable means "not set", as in most deployment tools.
+  for (const name of Object.keys(merged)) if (merged[name] === '') delete merged[name];
+  const parsed = environmentSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '?');
+        return `${name}=${JSON.stringify(merged[name] ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  return parsed.data;
+}
+
+/** Builds the running configuration; creates the data directory and the secrets it persists there. */
+export function resolveConfig(environment: Environment): AppConfig {
+  const dataDir = resolve(environment.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return {
+    port: environment.PORT,
+    host: environment.HOST,
+    apiAddress: environment.API_ADDRESS ?? `http://${environment.HOST}:${environment.PORT}`,
+    tcpAddress: environment.TCP_ADDRESS ?? `${environment.HOST}:7078`,
+    databaseUrl: environment.DATABASE_URL || undefined,
+    dataDir,
+    networkId: environment.NETWORK_ID,
+    cryptoer: environment.CRYPTOER,
+    hasher: environment.HASHER,
+    jwtSecret: environment.JWT_SECRET ?? persistedSecret(join(dataDir, 'jwt.secret')),
+    nodeMode: environment.NODE_MODE,
+    jsonRpc: { enabled: environment.JSONRPC_ENABLED, namespaces: environment.JSONRPC_NAMESPACES },
+    centrifugo: {
+      url: environment.CENTRIFUGO_URL,
+      secret: environment.CENTRIFUGO_SECRET ?? persistedSecret(join(dataDir, 'centrifugo.secret')),
+    },
+    logLevel: environment.LOG_LEVEL,
+    bodyLimit: environment.BODY_LIMIT,
+    chainTest: environment.CHAIN_TEST,
+  };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  return resolveConfig(readEnvironment(env));
+}
+
+/** A secret generated once and kept in the data directory, so tokens survive restarts. */
+function persistedSecret(path: string): string {
+  if (existsSync(path)) {
+    const secret = readFileSync(path, 'utf8').trim();
+    if (secret.length >= 16) return secret;
+  }
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, secret + '\n', { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return secret;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

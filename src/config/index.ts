@@ -1,0 +1,3 @@
+export * from './app-config';
+export * from './config.schema';
+export * from './config.module';

@@ -1,0 +1,65 @@
+import { md5 as nobleMd5 } from '@noble/hashes/legacy.js';
+import { sha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+/** The node's `Hasher` setting, spelled as `getuid` reports it. */
+export type HasherName = 'KECCAK256' | 'SHA256' | 'SHA3_256';
+
+export const HASHER_NAMES: readonly HasherName[] = ['KECCAK256', 'SHA256', 'SHA3_256'];
+
+/** The configured hash H and the helpers the whole protocol is written in (formats.md §1.1). */
+export interface Hasher {
+  readonly name: HasherName;
+  /** H(data): always 32 bytes. */
+  hash(data: Uint8Array): Uint8Array;
+  /** H(H(data)): the tx hash and the empty merkle root are made this way. */
+  doubleHash(data: Uint8Array): Uint8Array;
+  /** Lowercase hex of H(data). */
+  hashHex(data: Uint8Array): string;
+}
+
+// KECCAK256 is the legacy (pre-NIST, Ethereum) padding; SHA3_256 is the NIST one. They differ on every input.
+const HASH_FUNCTIONS: Record<HasherName, (data: Uint8Array) => Uint8Array> = {
+  KECCAK256: keccak_256,
+  SHA256: sha256,
+  SHA3_256: sha3_256,
+};
+
+const hashers = new Map<HasherName, Hasher>();
+
+export function isHasherName(name: string): name is HasherName {
+  return (HASHER_NAMES as readonly string[]).includes(name);
+}
+
+/** Hashers are stateless, so one shared instance per name is handed out. */
+export function createHasher(name: HasherName): Hasher {
+  if (!isHasherName(name)) throw new Error(`unknown hasher ${String(name)}`);
+  let hasher = hashers.get(name);
+  if (!hasher) {
+    const hash = HASH_FUNCTIONS[name];
+    hasher = Object.freeze({
+      name,
+      hash: (data: Uint8Array) => hash(data),
+      doubleHash: (data: Uint8Array) => hash(hash(data)),
+      hashHex: (data: Uint8Array) => bytesToHex(hash(data)),
+    });
+    hashers.set(name, hasher);
+  }
+  return hasher;
+}
+
+/** SHA-512, used by the key_id derivation whatever the configured hasher is. */
+export function sha512(data: Uint8Array): Uint8Array {
+  return nobleSha512(data);
+}
+
+/** MD5, for the 32-hex-digit hashes of binary data; not used for anything security related. */
+export function md5(data: Uint8Array): Uint8Array {
+  return nobleMd5(data);
+}
+
+/** The reference hashes Go strings, i.e. their UTF-8 bytes. */
+export function utf8(text: string): Uint8Array {
+  return utf8ToBytes(text);
+}

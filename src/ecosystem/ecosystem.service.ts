@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { ApiError } from '../common/api-error';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { DatabaseService } from '../database/database.service';
+
+export interface KeyInfoRole {
+  id: string;
+  name: string;
+}
+
+export interface KeyInfoEcosystem {
+  ecosystem: string;
+  name: string;
+  digits: number;
+  roles?: KeyInfoRole[];
+  notifications?: { role_id: string; count: number }[];
+}
+
+export interface KeyInfo {
+  account: string;
+  keyId: bigint;
+  ecosystems: KeyInfoEcosystem[];
+}
+
+export interface EcosystemInfo {
+  id: bigint;
+  name: string;
+  digits: number;
+  token_symbol: string;
+  token_name: string;
+  total_amount: string;
+  is_withdraw: boolean;
+  withdraw: string;
+  is_emission: boolean;
+  emission: string;
+  introduction: string;
+  logo: bigint;
+  creator: string;
+}
+
+interface EcosystemRow {
+  id: string;
+  name: string;
+  digits: string;
+  token_symbol: string;
+  token_name: string;
+  info: unknown;
+  emission_amount: unknown;
+  type_emission: string;
+  type_withdraw: string;
+}
+
+/** The platform ecosystem's total supply is fixed (json-rpc.md §10.4). */
+const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
+
+@Injectable()
+export class EcosystemService {
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly crypto: NodeCrypto,
+  ) {}
+
+  async count(): Promise<bigint> {
+    const row = await this.db.one<{ count: string }>('SELECT count(*) AS "count" FROM "1_ecosystems"');
+    return BigInt(row?.count ?? 0);
+  }
+
+  /** Accounts registered in ecosystem 1. */
+  async keysCount(): Promise<bigint> {
+    const row = await this.db.one<{ count: string }>('SELECT count(*) AS "count" FROM "1_keys" WHERE "ecosystem" = 1');
+    return BigInt(row?.count ?? 0);
+  }
+
+  async name(id: bigint): Promise<string> {
+    const row = await this.db.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [id.toString()]);
+    if (!row) throw new ApiError('E_PARAMNOTFOUND', 'name');
+    return row.name;
+  }
+
+  async info(id: bigint): Promise<EcosystemInfo> {
+    const row = await this.db.one<EcosystemRow>(
+      `SELECT "id", "name", "digits", "token_symbol", "token_name", "info", "emission_amount", "type_emission", "type_withdraw"
+         FROM "1_ecosystems" WHERE "id" = $1`,
+      [id.toString()],
+    );
+    const founder = await this.db.one<{ value: string }>(
+      `SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = 'founder_account'`,
+      [id.toString()],
+    );
+    if (!row || !founder || !/^-?\d+$/.test(founder.value.trim())) throw new ApiError('E_NOTFOUND');
+    const info = jsonObject(row.info);
+    const sums = sumEmissions(row.emission_amount);
+    return {
+      id: BigInt(row.id),
+      name: row.name,
+      digits: Number(row.digits),
+      token_symbol: row.token_symbol,
+      token_name: row.token_name,
+      total_amount: id === 1n ? PLATFORM_TOTAL_AMOUNT : sums.issue,
+      is_withdraw: row.type_withdraw === '1',
+      withdraw: sums.burn,
+      is_emission: row.type_emission === '1',
+      emission: sums.emission,
+      introduction: typeof info.description === 'string' ? info.description : '',
+      logo: /^\d+$/.test(String(info.logo ?? '')) ? BigInt(String(info.logo)) : 0n,
+      creator: this.crypto.address(BigInt(founder.value.trim())),
+    };
+  }
+
+  /** The ecosystems in which a key is registered, with its roles and open notification counts there. */
+  async keyInfo(keyId: bigint): Promise<KeyInfo> {
+    const rows = await this.db.query<{ ecosystem: string; account: string; name: string; digits: string }>(
+      `SELECT k."ecosystem", k."account", e."name", e."digits"
+         FROM "1_keys" k JOIN "1_ecosystems" e ON e."id" = k."ecosystem"
+        WHERE k."id" = $1 ORDER BY k."ecosystem"`,
+      [keyId.toString()],
+    );
+    if (rows.length === 0) {
+      const first = await this.db.one<{ id: string; name: string }>(
+        'SELECT "id", "name" FROM "1_ecosystems" ORDER BY "id" LIMIT 1',
+      );
+      return {
+        account: this.crypto.address(keyId),
+        keyId,
+        ecosystems: [
+          { ecosystem: first?.id ?? '1', name: first?.name ?? '', digits: 0, notifications: [{ role_id: '', count: 0 }] },
+        ],
+      };
+    }
+    const account = rows[0].account.trim();
+    const ecosystems: KeyInfoEcosystem[] = [];
+    for (const row of rows) {
+      const roles = await this.roles(BigInt(row.ecosystem), row.account.trim());
+      const entry: KeyInfoEcosystem = { ecosystem: row.ecosystem, name: row.name, digits: Number(row.digits) };
+      if (roles.length > 0) entry.roles = roles;
+      entry.notifications = await this.notificationCounts(BigInt(row.ecosystem), row.account.trim(), roles);
+      ecosystems.push(entry);
+    }
+    return { account, keyId, ecosystems };
+  }
+
+  /** Active roles of an account in an ecosystem. */
+  async roles(ecosystem: bigint, account: string): Promise<KeyInfoRole[]> {
+    const rows = await this.db.query<{ role: unknown }>(
+      `SELECT "role" FROM "1_roles_participants"
+        WHERE "ecosystem" = $1 AND "member"->>'account' = $2 AND "deleted" = 0 ORDER BY "id"`,
+      [ecosystem.toString(), account],
+    );
+    return rows.map(({ role }) => {
+      const value = jsonObject(role);
+      return { id: String(value.id ?? ''), name: String(value.name ?? '') };
+    });
+  }
+
+  private async notificationCounts(ecosystem: bigint, account: string, roles: KeyInfoRole[]) {
+    const personal = await this.db.one<{ count: string }>(
+      `SELECT count(*) AS "count" FROM "1_notifications"
+        WHERE "ecosystem" = $1 AND "closed" = 0 AND "notification"->>'type' = '1' AND "recipient"->>'account' = $2`,
+      [ecosystem.toString(), account],
+    );
+    const counts = [{ role_id: '0', count: Number(personal?.count ?? 0) }];
+    for (const role of roles) {
+      const row = await this.db.one<{ count: string }>(
+        `SELECT count(*) AS "count" FROM "1_notifications"
+          WHERE "ecosystem" = $1 AND "closed" = 0 AND "notification"->>'type' = '2' AND "recipient"->>'role_id' = $2`,
+        [ecosystem.toString(), role.id],
+      );
+      counts.push({ role_id: role.id, count: Number(row?.count ?? 0) });
+    }
+    return counts;
+  }
+}
+
+function jsonObject(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function sumEmissions(list: unknown): { issue: string; emission: string; burn: string } {
+  const totals = { issue: new Decimal(0), emission: new Decimal(0), burn: new Decimal(0) };
+  const entries = typeof list === 'string' ? safeParse(list) : list;
+  if (Array.isArray(entries)) {
+    for (const entry of entries as Record<string, unknown>[]) {
+      const type = String(entry?.type ?? '') as keyof typeof totals;
+      if (!(type in totals)) continue;
+      try {
+        totals[type] = totals[type].plus(new Decimal(String(entry.val ?? '0')));
+      } catch {
+        // an entry that is not a number adds nothing
+      }
+    }
+  }
+  return { issue: totals.issue.toFixed(), emission: totals.emission.toFixed(), burn: totals.burn.toFixed() };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

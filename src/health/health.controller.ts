@@ -1,0 +1,51 @@
+import { Controller, Get, Res } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { Response } from 'express';
+import { sendJson } from '../common/http/responses';
+import { DatabaseService } from '../database/database.service';
+
+/** Probes for orchestrators: `/healthz` = the process serves; `/readyz` = database reachable, genesis present. */
+@Controller()
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly db: DatabaseService,
+  ) {}
+
+  @Get('healthz')
+  alive() {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  async ready(@Res() res: Response): Promise<void> {
+    try {
+      const result = await this.health.check([() => this.database(), () => this.genesis()]);
+      sendJson(res, 200, result);
+    } catch (error) {
+      const body = (error as { getResponse?: () => unknown }).getResponse?.() ?? { status: 'error' };
+      sendJson(res, 503, body);
+    }
+  }
+
+  private async database() {
+    const indicator = this.indicators.check('database');
+    try {
+      await this.db.query('SELECT 1');
+      return indicator.up();
+    } catch (error) {
+      return indicator.down({ message: (error as Error).message });
+    }
+  }
+
+  private async genesis() {
+    const indicator = this.indicators.check('genesis');
+    try {
+      const row = await this.db.one<{ block_id: string }>('SELECT "block_id" FROM "info_block" LIMIT 1');
+      return row ? indicator.up({ height: row.block_id }) : indicator.down({ message: 'no genesis block' });
+    } catch (error) {
+      return indicator.down({ message: (error as Error).message });
+    }
+  }
+}
