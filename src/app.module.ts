@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
+import type { Logger as PinoLogger } from 'pino';
 import { AuthController, AuthRpc } from './auth/auth.api';
 import { AuthService } from './auth/auth.service';
 import { BlocksController, BlocksRpc } from './blocks/blocks.api';
@@ -30,13 +31,13 @@ import { SystemService } from './system/system.service';
  */
 @Module({})
 export class AppModule {
-  static register(config: AppConfig): DynamicModule {
+  static register(config: AppConfig, logger: PinoLogger): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // pino-http is mounted by createApp as the first middleware; this binds Nest's logger to it.
-        LoggerModule.forRoot({ useExisting: true }),
+        // pino-http is mounted by createApp as the first middleware; this gives Nest the same logger.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
         DatabaseModule,
         CoreModule,
         DiscoveryModule,

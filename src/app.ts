@@ -21,7 +21,7 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Builds the node's HTTP application (REST + JSON-RPC on one port) without listening yet. */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const logger = pino({ level: config.logLevel });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
@@ -41,7 +41,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       },
       // Tokens and signatures stay out of the logs.
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
       },
     }),
   );

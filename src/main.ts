@@ -20,7 +20,9 @@ async function main(): Promise<void> {
 
   const { node, founder } = app.get(NodeIdentity).keys;
   const crypto = app.get(NodeCrypto);
-  const database = config.databaseUrl ? 'PostgreSQL server (DATABASE_URL)' : `embedded, in ${config.dataDir}/pgdata`;
+  const database = config.databaseUrl
+    ? 'PostgreSQL server (DATABASE_URL)'
+    : `embedded, in ${config.dataDir}/pgdata`;
   process.stdout.write(
     [
       '',

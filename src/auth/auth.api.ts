@@ -74,7 +74,8 @@ function loginForm(raw: unknown): LoginInput {
   const hex = (name: string) => {
     const value = text(name);
     if (value === undefined || value === '') return undefined;
-    if (value.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(value)) throw new Error(`${name}: encoding/hex: invalid hex text`);
+    if (value.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(value))
+      throw new Error(`${name}: encoding/hex: invalid hex text`);
     return Buffer.from(value, 'hex');
   };
   return {
@@ -102,7 +103,8 @@ export class AuthRpc {
     return this.auth.login(form, caller);
   }
 
-  @RpcMethod('getAuthStatus')
+  /** The interface document marks chain.getAuthStatus as needing a session (REST auth/status does not). */
+  @RpcMethod('getAuthStatus', { auth: true })
   getAuthStatus(_args: [], { caller }: RpcCallContext) {
     return this.auth.authStatus(caller);
   }

@@ -74,6 +74,7 @@ function wellFormed(claims: TokenClaims): boolean {
 /** The one rule both protocols apply on endpoints that need a session. */
 export function requireSession(caller: Caller): Caller {
   if (caller.loggedIn) return caller;
-  if (caller.token === 'expired') throw new ApiError('E_TOKENEXPIRED', formatGoDuration(caller.expiredAgo ?? 0n));
+  if (caller.token === 'expired')
+    throw new ApiError('E_TOKENEXPIRED', formatGoDuration(caller.expiredAgo ?? 0n));
   throw new ApiError('E_UNAUTHORIZED');
 }

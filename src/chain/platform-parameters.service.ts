@@ -15,7 +15,10 @@ export class PlatformParametersService {
   constructor(private readonly db: DatabaseService) {}
 
   async get(name: string, sql: Sql = this.db): Promise<string | undefined> {
-    const row = await sql.one<{ value: string }>('SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1', [name]);
+    const row = await sql.one<{ value: string }>(
+      'SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1',
+      [name],
+    );
     return row?.value;
   }
 

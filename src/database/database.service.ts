@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 /** What a query needs: a place to run SQL with bound parameters. The service and a transaction both are one. */
 export interface Sql {
@@ -13,7 +13,9 @@ class ManagerSql implements Sql {
   async query<Row>(text: string, params: readonly unknown[] = []): Promise<Row[]> {
     const result = await this.manager.query(text, params as unknown[]);
     // UPDATE/DELETE come back as [rows, count] from the postgres driver
-    return (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) ? result[0] : result) as Row[];
+    return (
+      Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) ? result[0] : result
+    ) as Row[];
   }
 
   async one<Row>(text: string, params: readonly unknown[] = []): Promise<Row | undefined> {

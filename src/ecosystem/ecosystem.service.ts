@@ -68,12 +68,16 @@ export class EcosystemService {
 
   /** Accounts registered in ecosystem 1. */
   async keysCount(): Promise<bigint> {
-    const row = await this.db.one<{ count: string }>('SELECT count(*) AS "count" FROM "1_keys" WHERE "ecosystem" = 1');
+    const row = await this.db.one<{ count: string }>(
+      'SELECT count(*) AS "count" FROM "1_keys" WHERE "ecosystem" = 1',
+    );
     return BigInt(row?.count ?? 0);
   }
 
   async name(id: bigint): Promise<string> {
-    const row = await this.db.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [id.toString()]);
+    const row = await this.db.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [
+      id.toString(),
+    ]);
     if (!row) throw new ApiError('E_PARAMNOTFOUND', 'name');
     return row.name;
   }
@@ -124,7 +128,12 @@ export class EcosystemService {
         account: this.crypto.address(keyId),
         keyId,
         ecosystems: [
-          { ecosystem: first?.id ?? '1', name: first?.name ?? '', digits: 0, notifications: [{ role_id: '', count: 0 }] },
+          {
+            ecosystem: first?.id ?? '1',
+            name: first?.name ?? '',
+            digits: 0,
+            notifications: [{ role_id: '', count: 0 }],
+          },
         ],
       };
     }
@@ -132,7 +141,11 @@ export class EcosystemService {
     const ecosystems: KeyInfoEcosystem[] = [];
     for (const row of rows) {
       const roles = await this.roles(BigInt(row.ecosystem), row.account.trim());
-      const entry: KeyInfoEcosystem = { ecosystem: row.ecosystem, name: row.name, digits: Number(row.digits) };
+      const entry: KeyInfoEcosystem = {
+        ecosystem: row.ecosystem,
+        name: row.name,
+        digits: Number(row.digits),
+      };
       if (roles.length > 0) entry.roles = roles;
       entry.notifications = await this.notificationCounts(BigInt(row.ecosystem), row.account.trim(), roles);
       ecosystems.push(entry);
@@ -180,7 +193,9 @@ function jsonObject(value: unknown): Record<string, unknown> {
       return {};
     }
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function sumEmissions(list: unknown): { issue: string; emission: string; burn: string } {

@@ -54,7 +54,12 @@ export class RpcGatewayController {
       return;
     }
     if (!req.is('application/json')) {
-      sendRpcError(res, 415, RPC_CODE.invalidRequest, 'invalid content type, only application/json is supported');
+      sendRpcError(
+        res,
+        415,
+        RPC_CODE.invalidRequest,
+        'invalid content type, only application/json is supported',
+      );
       return;
     }
     let payload: unknown;
@@ -86,13 +91,19 @@ export class RpcGatewayController {
 
   /** One request object; `undefined` for a notification (no id), which gets no reply. */
   private async call(request: unknown, httpRequest: ApiRequest): Promise<RpcResponse | undefined> {
-    if (request === null || typeof request !== 'object' || Array.isArray(request) || isLosslessNumber(request)) {
+    if (
+      request === null ||
+      typeof request !== 'object' ||
+      Array.isArray(request) ||
+      isLosslessNumber(request)
+    ) {
       return failure(null, RpcError.invalidRequest('Invalid Request: expected an object'));
     }
     const envelope = request as Record<string, unknown>;
     const hasId = Object.hasOwn(envelope, 'id');
     const id = readId(envelope.id);
-    if (id === undefined) return failure(null, RpcError.invalidRequest('Invalid Request: id must be a string, a number or null'));
+    if (id === undefined)
+      return failure(null, RpcError.invalidRequest('Invalid Request: id must be a string, a number or null'));
     if (envelope.jsonrpc !== undefined && envelope.jsonrpc !== '2.0') {
       return failure(id, RpcError.invalidRequest('Invalid Request: jsonrpc must be "2.0"'));
     }
@@ -114,7 +125,8 @@ export class RpcGatewayController {
   private async execute(method: string, params: unknown, context: RpcCallContext): Promise<unknown> {
     const registered = this.registry.resolve(method);
     if (!registered) throw RpcError.methodNotFound(method);
-    if (this.nodeState.state === 'updating') throw new RpcError(RPC_CODE.default, 'Node is updating blockchain');
+    if (this.nodeState.state === 'updating')
+      throw new RpcError(RPC_CODE.default, 'Node is updating blockchain');
     if (this.nodeState.state === 'stopped') throw new RpcError(RPC_CODE.default, 'Network is stopping');
     const { definition } = registered;
     if (definition.auth) requireSession(context.caller);

@@ -4,7 +4,8 @@ import { RpcError } from './rpc-error';
 /** Decoders turn one raw JSON value (numbers kept as exact text) into an argument, or throw with a reason. */
 export type RpcParamDecoder = (raw: unknown) => unknown;
 
-export type RpcParamType = 'int64' | 'uint64' | 'int32' | 'int' | 'string' | 'bool' | 'object' | RpcParamDecoder;
+export type RpcParamType =
+  'int64' | 'uint64' | 'int32' | 'int' | 'string' | 'bool' | 'object' | RpcParamDecoder;
 
 export interface RpcParamSpec {
   name: string;
@@ -84,7 +85,11 @@ const BUILT_IN: Record<Exclude<RpcParamType, RpcParamDecoder>, { decode: RpcPara
  * named parameters; a single-object method takes the object itself). Missing optional arguments are
  * `undefined`; `null` for a required one means that type's zero value, as the reference does.
  */
-export function decodeParams(specs: readonly RpcParamSpec[], params: unknown, singleObject: boolean): unknown[] {
+export function decodeParams(
+  specs: readonly RpcParamSpec[],
+  params: unknown,
+  singleObject: boolean,
+): unknown[] {
   let positional: unknown[];
   if (params === undefined || params === null) {
     positional = [];
@@ -95,7 +100,8 @@ export function decodeParams(specs: readonly RpcParamSpec[], params: unknown, si
   } else {
     throw RpcError.invalidRequest('params must be an array or an object');
   }
-  if (positional.length > specs.length) throw RpcError.invalidParams(`too many arguments, want ${specs.length}`);
+  if (positional.length > specs.length)
+    throw RpcError.invalidParams(`too many arguments, want ${specs.length}`);
   return specs.map((spec, index) => {
     const raw = positional[index];
     const typeSpec = typeof spec.type === 'function' ? undefined : BUILT_IN[spec.type];
@@ -130,7 +136,9 @@ export function plainJson(raw: unknown): unknown {
     const text = raw.value;
     if (/^-?\d+$/.test(text)) {
       const big = BigInt(text);
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(big)
+        : big;
     }
     return Number(text);
   }

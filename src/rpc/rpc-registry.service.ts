@@ -3,7 +3,11 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, type RpcNamespace } from '../config';
 import type { Caller } from '../auth/caller';
 import type { ApiRequest } from '../common/http/api-request';
-import { RPC_METHOD_METADATA, type RpcMethodDefinition, type RpcNamespaceGroup } from './rpc-method.decorator';
+import {
+  RPC_METHOD_METADATA,
+  type RpcMethodDefinition,
+  type RpcNamespaceGroup,
+} from './rpc-method.decorator';
 
 export interface RpcCallContext {
   caller: Caller;
@@ -58,7 +62,10 @@ export class RpcRegistry implements OnModuleInit {
         for (const group of definition.namespaces) {
           const key = `${group}.${definition.name}`;
           if (this.methods.has(key)) throw new Error(`JSON-RPC method ${key} is declared twice`);
-          this.methods.set(key, { definition, invoke: (args, context) => handler.call(instance, args, context) });
+          this.methods.set(key, {
+            definition,
+            invoke: (args, context) => handler.call(instance, args, context),
+          });
         }
       }
     }

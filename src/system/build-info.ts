@@ -13,7 +13,9 @@ export interface BuildInfo {
  * (container images do), else read from the git checkout the node runs from, else "unknown".
  */
 export function readBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const git = readGit(join(root, '.git'));
   return {
     version: pkg.version,

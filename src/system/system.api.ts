@@ -60,7 +60,10 @@ export class SystemRpc {
     return this.registry.modules();
   }
 
-  @RpcMethod('startJsonRpc', { namespaces: ['admin'], params: [{ name: 'methods', type: 'string', optional: true }] })
+  @RpcMethod('startJsonRpc', {
+    namespaces: ['admin'],
+    params: [{ name: 'methods', type: 'string', optional: true }],
+  })
   startJsonRpc([methods]: [string | undefined]) {
     const requested = (methods || 'ibax,chain,net')
       .split(',')
@@ -68,7 +71,9 @@ export class SystemRpc {
       .filter(Boolean);
     const unknown = requested.filter((name) => !(RPC_NAMESPACES as readonly string[]).includes(name));
     if (unknown.length > 0) {
-      throw RpcError.invalidParams(`unknown namespace ${unknown.join(', ')}; known: ${RPC_NAMESPACES.join(', ')}`);
+      throw RpcError.invalidParams(
+        `unknown namespace ${unknown.join(', ')}; known: ${RPC_NAMESPACES.join(', ')}`,
+      );
     }
     this.registry.start(requested as RpcNamespace[]);
     return true;

@@ -114,7 +114,8 @@ export interface ThrowStmt extends Position {
   level: 'error' | 'warning' | 'info';
   value: Expr;
 }
-export type Stmt = VarDeclStmt | AssignStmt | ExprStmt | IfStmt | WhileStmt | JumpStmt | ReturnStmt | ThrowStmt;
+export type Stmt =
+  VarDeclStmt | AssignStmt | ExprStmt | IfStmt | WhileStmt | JumpStmt | ReturnStmt | ThrowStmt;
 
 export interface Block extends Position {
   statements: Stmt[];

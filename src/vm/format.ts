@@ -181,7 +181,8 @@ function formatOne(spec: Spec, value: Value): string {
   const verb = spec.verb;
   const kind = kindOf(value);
   if (verb === 'v') {
-    if (kind === 'float' && spec.precision !== null) return pad(goFloatG(value as number, spec.precision), spec, true);
+    if (kind === 'float' && spec.precision !== null)
+      return pad(goFloatG(value as number, spec.precision), spec, true);
     if (kind === 'int' || kind === 'float') {
       const text = goString(value);
       return pad(spec.plus && !text.startsWith('-') ? '+' + text : text, spec, true);
@@ -216,7 +217,8 @@ function formatOne(spec: Spec, value: Value): string {
         default:
           return badVerb(spec, value);
       }
-      if (spec.precision !== null && digits.length < spec.precision) digits = digits.padStart(spec.precision, '0');
+      if (spec.precision !== null && digits.length < spec.precision)
+        digits = digits.padStart(spec.precision, '0');
       if (spec.sharp && (verb === 'x' || verb === 'X')) digits = (verb === 'x' ? '0x' : '0X') + digits;
       return pad(withSign(digits, spec, n < 0n), spec, spec.precision === null);
     }
@@ -285,11 +287,17 @@ function formatOne(spec: Spec, value: Value): string {
       if (verb === 'q') return pad(goQuote(goString(value)), spec, false);
       return badVerb(spec, value);
     case 'array':
-      return pad('[' + (value as Value[]).map((item) => formatOne({ ...spec, width: null }, item)).join(' ') + ']', spec, false);
+      return pad(
+        '[' + (value as Value[]).map((item) => formatOne({ ...spec, width: null }, item)).join(' ') + ']',
+        spec,
+        false,
+      );
     case 'map': {
       const parts: string[] = [];
       for (const [key, item] of value as Map<string, Value>) {
-        parts.push(formatOne({ ...spec, width: null }, key) + ':' + formatOne({ ...spec, width: null }, item));
+        parts.push(
+          formatOne({ ...spec, width: null }, key) + ':' + formatOne({ ...spec, width: null }, item),
+        );
       }
       return pad('map[' + parts.join(' ') + ']', spec, false);
     }

@@ -83,7 +83,8 @@ export function tokenize(source: string): Token[] {
     const previous = tokens[tokens.length - 1];
     if (!explicit) {
       if (parenDepth > 0) return;
-      if (previous && (previous.kind === 'op' || (previous.kind === 'punct' && previous.text === ','))) return;
+      if (previous && (previous.kind === 'op' || (previous.kind === 'punct' && previous.text === ',')))
+        return;
     }
     if (previous === undefined || previous.kind === 'newline') return;
     tokens.push({ kind: 'newline', text: '\n', line: atLine, column: atColumn });
@@ -185,13 +186,21 @@ export function tokenize(source: string): Token[] {
         }
         if (code === 34 && c === 92 /* \ */) {
           const next = source[end + 1];
-          const replacement = next === '"' ? '"' : next === 't' ? '\t' : next === 'r' ? '\r' : next === 'n' ? '\n' : null;
+          const replacement =
+            next === '"' ? '"' : next === 't' ? '\t' : next === 'r' ? '\r' : next === 'n' ? '\n' : null;
           if (replacement !== null) {
             text += source.slice(segmentStart, end) + replacement;
             end += 2;
             segmentStart = end;
             continue;
           }
+          // Any other escaped character is kept with its backslash, but cannot end the string.
+          if (next === '\n') {
+            line++;
+            lineStart = end + 2;
+          }
+          end += 2;
+          continue;
         }
         end++;
       }

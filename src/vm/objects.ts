@@ -32,7 +32,11 @@ export interface CompiledFunc {
   readonly line: number;
   readonly column: number;
   /** Runs the function. Returns a Promise only when `isAsync`. */
-  call(state: ExecState, args: Value[], tailArgs: ReadonlyArray<Value[] | undefined> | null): FuncResult | Promise<FuncResult>;
+  call(
+    state: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): FuncResult | Promise<FuncResult>;
 }
 
 export interface FieldInfo {

@@ -1,6 +1,15 @@
 import type Decimal from 'decimal.js';
 import { panic } from './errors';
-import { INT64_MAX, INT64_MIN, isMoney, isTruthy, kindOf, MoneyDecimal, utf8Bytes, type Value } from './values';
+import {
+  INT64_MAX,
+  INT64_MIN,
+  isMoney,
+  isTruthy,
+  kindOf,
+  MoneyDecimal,
+  utf8Bytes,
+  type Value,
+} from './values';
 
 export const UNSUPPORTED_TYPES = 'unsupported combination of types in the operator';
 
@@ -19,7 +28,8 @@ const DECIMAL_PATTERN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** Go strconv.ParseInt(s, 10, 64). */
 export function parseGoInt(text: string): bigint {
-  if (!INT_PATTERN.test(text)) throw panic(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!INT_PATTERN.test(text))
+    throw panic(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
   const value = BigInt(text);
   if (value > INT64_MAX || value < INT64_MIN) {
     throw panic(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);

@@ -20,7 +20,7 @@ import type {
 } from './ast';
 import { CompileError } from './errors';
 import { tokenize, type Token } from './lexer';
-import { MoneyDecimal, TYPE_NAMES, type TypeName, type Value } from './values';
+import { TYPE_NAMES, type TypeName, type Value } from './values';
 
 const BINARY_PRECEDENCE: Record<string, number> = {
   '*': 30,
@@ -36,8 +36,6 @@ const BINARY_PRECEDENCE: Record<string, number> = {
   '&&': 15,
   '||': 10,
 };
-
-void MoneyDecimal;
 
 export function parseSource(source: string): SourceAst {
   return new Parser(tokenize(source)).parseSource();
@@ -229,8 +227,8 @@ class Parser {
       }
       this.next();
       let tags = '';
-      if (this.token.kind === 'string') tags = this.next().text;
-      if (this.token.kind !== 'newline' && !this.isPunct('}')) this.fail('unexpected tag');
+      if (this.peek(0).kind === 'string') tags = this.next().text;
+      if (this.peek(0).kind !== 'newline' && !this.isPunct('}')) this.fail('unexpected tag');
       for (const name of names) {
         fields.push({
           name: name.text,
@@ -262,7 +260,8 @@ class Parser {
       const valueToken = this.next();
       let value: Value;
       if (valueToken.kind === 'int') value = negative ? -valueToken.intValue! : valueToken.intValue!;
-      else if (valueToken.kind === 'float') value = negative ? -valueToken.floatValue! : valueToken.floatValue!;
+      else if (valueToken.kind === 'float')
+        value = negative ? -valueToken.floatValue! : valueToken.floatValue!;
       else if (valueToken.kind === 'string' && !negative) value = valueToken.text;
       else if (valueToken.kind === 'keyword' && (valueToken.text === 'true' || valueToken.text === 'false'))
         value = valueToken.text === 'true';
@@ -305,7 +304,8 @@ class Parser {
         variadic = true;
         if (pending.length > 1) this.fail('only the last parameter can be variadic', pending[0]);
       }
-      for (const token of pending) params.push({ name: token.text, type, line: token.line, column: token.column });
+      for (const token of pending)
+        params.push({ name: token.text, type, line: token.line, column: token.column });
       pending = [];
       if (this.isPunct(',')) this.next();
       else if (!this.isPunct(')')) this.unexpected();
@@ -406,7 +406,10 @@ class Parser {
           this.unexpected();
       }
     }
-    if ((token.kind === 'ident' || token.kind === 'extend' || token.kind === 'contract') && this.peek().kind === 'punct') {
+    if (
+      (token.kind === 'ident' || token.kind === 'extend' || token.kind === 'contract') &&
+      this.peek().kind === 'punct'
+    ) {
       const after = this.peek();
       if (after.text === '(' && token.kind !== 'extend') {
         const expr = this.parseCall();
@@ -435,7 +438,8 @@ class Parser {
         continue;
       }
       const type = this.parseType();
-      for (const token of pending) vars.push({ name: token.text, type, line: token.line, column: token.column });
+      for (const token of pending)
+        vars.push({ name: token.text, type, line: token.line, column: token.column });
       pending = [];
       if (this.isPunct(',')) this.next();
     }
@@ -529,7 +533,12 @@ class Parser {
     if (token.kind === 'op' && (token.text === '-' || token.text === '!')) {
       this.next();
       const operand = this.parseUnary();
-      if (token.text === '-' && operand.kind === 'literal' && typeof operand.value === 'bigint' && operand.value > 0n) {
+      if (
+        token.text === '-' &&
+        operand.kind === 'literal' &&
+        typeof operand.value === 'bigint' &&
+        operand.value > 0n
+      ) {
         return { ...operand, value: -operand.value, line: token.line, column: token.column };
       }
       return { kind: 'unary', operator: token.text, operand, line: token.line, column: token.column };
@@ -562,11 +571,21 @@ class Parser {
         if (this.peek().kind === 'punct' && this.peek().text === '(') return this.parseCall();
         if (token.kind === 'contract') this.fail(`expecting '(' after @${token.text}`, this.peek());
         this.next();
-        return this.parseIndexSuffix({ kind: 'var', name: token.text, line: token.line, column: token.column });
+        return this.parseIndexSuffix({
+          kind: 'var',
+          name: token.text,
+          line: token.line,
+          column: token.column,
+        });
       case 'extend':
         if (this.peek().kind === 'punct' && this.peek().text === '(') return this.parseExtendCall();
         this.next();
-        return this.parseIndexSuffix({ kind: 'extend', name: token.text, line: token.line, column: token.column });
+        return this.parseIndexSuffix({
+          kind: 'extend',
+          name: token.text,
+          line: token.line,
+          column: token.column,
+        });
       case 'punct':
         if (token.text === '(') {
           this.next();
@@ -586,7 +605,12 @@ class Parser {
     }
   }
 
-  private parseIndexSuffix(target: { kind: 'var' | 'extend'; name: string; line: number; column: number }): Expr {
+  private parseIndexSuffix(target: {
+    kind: 'var' | 'extend';
+    name: string;
+    line: number;
+    column: number;
+  }): Expr {
     if (!this.isPunct('[')) return target;
     const open = this.next();
     const index = this.parseExpression();
@@ -624,7 +648,13 @@ class Parser {
       const dot = this.peek(lookahead);
       const name = this.peek(lookahead + 1);
       const paren = this.peek(lookahead + 2);
-      if (!(dot.kind === 'punct' && dot.text === '.' && name.kind === 'ident' && paren.kind === 'punct' && paren.text === '('))
+      if (!(
+        dot.kind === 'punct' &&
+        dot.text === '.' &&
+        name.kind === 'ident' &&
+        paren.kind === 'punct' &&
+        paren.text === '('
+      ))
         break;
       this.pos += lookahead + 2;
       tails.push({ name: name.text, args: this.parseArgs(), line: name.line, column: name.column });
@@ -656,7 +686,8 @@ class Parser {
       case 'string':
         return this.parsePrimary();
       case 'keyword':
-        if (token.text === 'true' || token.text === 'false' || token.text === 'nil') return this.parsePrimary();
+        if (token.text === 'true' || token.text === 'false' || token.text === 'nil')
+          return this.parsePrimary();
         break;
       case 'ident':
         if (!(this.peek().kind === 'punct' && this.peek().text === '(')) return this.parsePrimary();
@@ -665,7 +696,8 @@ class Parser {
         if (!(this.peek().kind === 'punct' && this.peek().text === '(')) return this.parsePrimary();
         break;
       case 'op':
-        if (token.text === '-' && (this.peek().kind === 'int' || this.peek().kind === 'float')) return this.parseUnary();
+        if (token.text === '-' && (this.peek().kind === 'int' || this.peek().kind === 'float'))
+          return this.parseUnary();
         break;
       case 'punct':
         if (token.text === '{') return this.parseMapLiteral();
@@ -723,7 +755,10 @@ class Parser {
       if (this.token.kind === 'eof') this.fail('unclosed array initialization', open);
       const keyToken = this.token;
       const isKeyed =
-        (keyToken.kind === 'ident' || keyToken.kind === 'string' || keyToken.kind === 'keyword' || keyToken.kind === 'extend') &&
+        (keyToken.kind === 'ident' ||
+          keyToken.kind === 'string' ||
+          keyToken.kind === 'keyword' ||
+          keyToken.kind === 'extend') &&
         this.peek().kind === 'punct' &&
         this.peek().text === ':';
       if (isKeyed) {

@@ -5,7 +5,12 @@ import Decimal from 'decimal.js';
  * 20 significant digits. Division results are floored by the operators, so the rounding mode here only
  * matters for intermediate precision loss.
  */
-export const MoneyDecimal = Decimal.clone({ precision: 120, rounding: Decimal.ROUND_DOWN, toExpPos: 1000, toExpNeg: -1000 });
+export const MoneyDecimal = Decimal.clone({
+  precision: 120,
+  rounding: Decimal.ROUND_DOWN,
+  toExpPos: 1000,
+  toExpNeg: -1000,
+});
 export type Money = Decimal;
 
 /** A runtime value of the contract language. */
@@ -20,7 +25,8 @@ export type Value =
   | Map<string, Value> // map, file
   | null; // nil
 
-export type TypeName = 'bool' | 'bytes' | 'int' | 'address' | 'array' | 'map' | 'money' | 'float' | 'string' | 'file';
+export type TypeName =
+  'bool' | 'bytes' | 'int' | 'address' | 'array' | 'map' | 'money' | 'float' | 'string' | 'file';
 
 export const TYPE_NAMES: ReadonlySet<string> = new Set<TypeName>([
   'bool',

@@ -103,10 +103,18 @@ export function ecosystemSeedRows(input: EcosystemSeedInput): SeedRow[] {
     [WHITE_HOLE_KEY_ID, Buffer.alloc(0)],
   ];
   for (const [keyId, pub] of specialKeys) {
-    rows.push({ table: '1_keys', values: { id: keyId, ecosystem, pub, account: address(keyId), blocked: 1 } });
+    rows.push({
+      table: '1_keys',
+      values: { id: keyId, ecosystem, pub, account: address(keyId), blocked: 1 },
+    });
   }
 
-  add('1_menu', { name: 'developer_menu', title: 'Developer', value: DEVELOPER_MENU, conditions: DEVELOPER_CONDITION });
+  add('1_menu', {
+    name: 'developer_menu',
+    title: 'Developer',
+    value: DEVELOPER_MENU,
+    conditions: DEVELOPER_CONDITION,
+  });
   add('1_pages', {
     name: 'developer_index',
     value: DEVELOPER_INDEX_PAGE,
@@ -138,13 +146,23 @@ export function ecosystemSeedRows(input: EcosystemSeedInput): SeedRow[] {
       },
     });
     add('1_roles_participants', {
-      role: JSON.stringify({ id: roleIds[kind].toString(), type: String(roleType), name: roleName, image_id: '0' }),
+      role: JSON.stringify({
+        id: roleIds[kind].toString(),
+        type: String(roleType),
+        name: roleName,
+        image_id: '0',
+      }),
       member: JSON.stringify(founder),
       appointed: JSON.stringify(founder),
       date_created: input.time,
     });
   }
-  add('1_app_params', { app_id: 1, name: 'role_admin', value: roleIds.admin.toString(), conditions: MAIN_CONDITION });
+  add('1_app_params', {
+    app_id: 1,
+    name: 'role_admin',
+    value: roleIds.admin.toString(),
+    conditions: MAIN_CONDITION,
+  });
   add('1_app_params', {
     app_id: 1,
     name: 'role_developer',

@@ -69,7 +69,12 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
     control_mode: 1,
     digits: PLATFORM_DIGITS,
   });
-  add('1_applications', { ecosystem: 1, name: 'System', uuid: SYSTEM_APPLICATION_UUID, conditions: MAIN_CONDITION });
+  add('1_applications', {
+    ecosystem: 1,
+    name: 'System',
+    uuid: SYSTEM_APPLICATION_UUID,
+    conditions: MAIN_CONDITION,
+  });
   for (const parameter of platformParameterRows(input)) add('1_platform_parameters', parameter);
 
   rows.push(...ecosystemSeedRows(input));
@@ -84,7 +89,13 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
   }
 
   for (const table of tableMetadataRows()) add('1_tables', { ecosystem: 1, app_id: 1, ...table });
-  add('1_menu', { ecosystem: 1, name: 'default_menu', title: 'Home', value: DEFAULT_MENU, conditions: DEVELOPER_CONDITION });
+  add('1_menu', {
+    ecosystem: 1,
+    name: 'default_menu',
+    title: 'Home',
+    value: DEFAULT_MENU,
+    conditions: DEVELOPER_CONDITION,
+  });
   add('1_pages', {
     ecosystem: 1,
     name: 'default_page',
@@ -101,7 +112,13 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
     conditions: DEVELOPER_CONDITION,
     app_id: 1,
   });
-  add('1_snippets', { ecosystem: 1, name: 'pager_header', value: PAGER_HEADER_SNIPPET, conditions: DEVELOPER_CONDITION, app_id: 1 });
+  add('1_snippets', {
+    ecosystem: 1,
+    name: 'pager_header',
+    value: PAGER_HEADER_SNIPPET,
+    conditions: DEVELOPER_CONDITION,
+    app_id: 1,
+  });
   for (const zone of timeZones(input.time)) add('1_time_zones', { ecosystem: 1, ...zone });
   return dedupeKeys(rows);
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config';
 import { bytesToHex, publicKeyHex04, utf8 } from '../../crypto';
 import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
-import { buildBlock, encodeFirstBlockTransaction } from '../codec';
+import { buildBlock, buildFirstBlockTransaction } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { FOUNDER_INITIAL_UTXO, firstEcosystemRows } from './first-ecosystem';
@@ -50,7 +50,7 @@ export class GenesisService implements OnModuleInit {
     const { node, founder } = this.identity.keys;
     const hasher = this.crypto.hasher;
     const time = BigInt(Math.floor(timeMs / 1000));
-    const firstTx = encodeFirstBlockTransaction(
+    const firstTx = buildFirstBlockTransaction(
       {
         keyId: founder.keyId,
         time,
@@ -59,8 +59,8 @@ export class GenesisService implements OnModuleInit {
         stopNetworkCertBundle: new Uint8Array(),
         test: this.config.chainTest,
         privateBlockchain: true,
-        timestampMs: BigInt(timeMs),
       },
+      BigInt(timeMs),
       (data) => hasher.hash(data),
     );
     const initialHash = hasher.hash(utf8('0'));
@@ -73,9 +73,10 @@ export class GenesisService implements OnModuleInit {
         nodePosition: 0n,
         version: BLOCK_VERSION,
         consensusMode: 1,
+        candidateNodes: new Uint8Array(),
         networkId: this.config.networkId,
-        rollbacksHash: initialHash,
       },
+      rollbacksHash: initialHash,
       prevHeader: { blockId: 0n, blockHash: hasher.doubleHash(utf8('0')), rollbacksHash: initialHash },
       txs: [firstTx.bytes],
       hash: (data) => hasher.hash(data),
@@ -105,7 +106,7 @@ export class GenesisService implements OnModuleInit {
     });
     await insertRows(sql, rows);
 
-    const txHash = Buffer.from(firstTx.hash);
+    const txHash = Buffer.from(firstTx.txHash);
     const blockHash = Buffer.from(block.blockHash);
     const rollbacksHash = Buffer.from(initialHash);
     await sql.query(

@@ -10,7 +10,9 @@ export interface GenesisPlatformInput {
 
 const EDIT_PLATFORM_PARAMETER = 'ContractAccess("@1UpdatePlatformParam")';
 
-export function platformParameterRows(input: GenesisPlatformInput): { name: string; value: string; conditions: string }[] {
+export function platformParameterRows(
+  input: GenesisPlatformInput,
+): { name: string; value: string; conditions: string }[] {
   const values: [string, string][] = [
     ['default_ecosystem_page', 'If(#ecosystem_id# > 1){Include(@1welcome)}'],
     ['default_ecosystem_menu', ''],

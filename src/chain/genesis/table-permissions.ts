@@ -16,7 +16,11 @@ const access = (...contracts: string[]) => `ContractAccess(${contracts.map((c) =
 const TABLES: [string, TablePermissions, string[]][] = [
   [
     'keys',
-    { insert: access('NewUser', 'NewEcosystem'), update: access('NewUser', 'TokensTransfer'), new_column: MAIN_CONDITION },
+    {
+      insert: access('NewUser', 'NewEcosystem'),
+      update: access('NewUser', 'TokensTransfer'),
+      new_column: MAIN_CONDITION,
+    },
     ['pub', 'amount', 'maxpay', 'multi', 'deleted', 'blocked', 'account'],
   ],
   [
@@ -50,7 +54,11 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'parameters',
-    { insert: access('NewParameter', 'NewEcosystem'), update: access('EditParameter'), new_column: MAIN_CONDITION },
+    {
+      insert: access('NewParameter', 'NewEcosystem'),
+      update: access('EditParameter'),
+      new_column: MAIN_CONDITION,
+    },
     ['name', 'value', 'conditions', 'permissions'],
   ],
   [
@@ -65,7 +73,11 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'tables',
-    { insert: access('NewTable'), update: access('EditTable', 'EditColumn', 'NewColumn'), new_column: MAIN_CONDITION },
+    {
+      insert: access('NewTable'),
+      update: access('EditTable', 'EditColumn', 'NewColumn'),
+      new_column: MAIN_CONDITION,
+    },
     ['name', 'permissions', 'columns', 'conditions', 'app_id'],
   ],
   [
@@ -75,8 +87,23 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'roles',
-    { insert: access('RolesCreate', 'NewEcosystem'), update: access('RolesCreate'), new_column: MAIN_CONDITION },
-    ['default_page', 'role_name', 'deleted', 'role_type', 'creator', 'date_created', 'date_deleted', 'company_id', 'roles_access', 'image_id'],
+    {
+      insert: access('RolesCreate', 'NewEcosystem'),
+      update: access('RolesCreate'),
+      new_column: MAIN_CONDITION,
+    },
+    [
+      'default_page',
+      'role_name',
+      'deleted',
+      'role_type',
+      'creator',
+      'date_created',
+      'date_deleted',
+      'company_id',
+      'roles_access',
+      'image_id',
+    ],
   ],
   [
     'roles_participants',
@@ -89,23 +116,55 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'sections',
-    { insert: access('NewSection', 'NewEcosystem'), update: access('EditSection'), new_column: MAIN_CONDITION },
+    {
+      insert: access('NewSection', 'NewEcosystem'),
+      update: access('EditSection'),
+      new_column: MAIN_CONDITION,
+    },
     ['title', 'urlname', 'page', 'roles_access', 'status'],
   ],
   [
     'history',
     { insert: access('TokensTransfer', 'NewUser'), update: 'false', new_column: 'false' },
-    ['sender_id', 'recipient_id', 'sender_balance', 'recipient_balance', 'amount', 'value_detail', 'comment', 'status', 'block_id', 'txhash', 'created_at', 'type'],
+    [
+      'sender_id',
+      'recipient_id',
+      'sender_balance',
+      'recipient_balance',
+      'amount',
+      'value_detail',
+      'comment',
+      'status',
+      'block_id',
+      'txhash',
+      'created_at',
+      'type',
+    ],
   ],
   [
     'binaries',
-    { insert: access('UploadBinary'), update: access('UploadBinary', 'ProfileEdit'), new_column: MAIN_CONDITION },
+    {
+      insert: access('UploadBinary'),
+      update: access('UploadBinary', 'ProfileEdit'),
+      new_column: MAIN_CONDITION,
+    },
     ['app_id', 'name', 'data', 'hash', 'mime_type', 'account'],
   ],
   [
     'notifications',
     { insert: DEVELOPER_CONDITION, update: DEVELOPER_CONDITION, new_column: MAIN_CONDITION },
-    ['recipient', 'sender', 'notification', 'page_params', 'processing_info', 'page_name', 'date_created', 'date_start_processing', 'date_closed', 'closed'],
+    [
+      'recipient',
+      'sender',
+      'notification',
+      'page_params',
+      'processing_info',
+      'page_name',
+      'date_created',
+      'date_start_processing',
+      'date_closed',
+      'closed',
+    ],
   ],
   [
     'buffer_data',
@@ -120,7 +179,19 @@ const TABLES: [string, TablePermissions, string[]][] = [
   [
     'ecosystems',
     { insert: access('NewEcosystem'), update: access('EditEcosystemName'), new_column: 'false' },
-    ['name', 'info', 'fee_mode_info', 'is_valued', 'emission_amount', 'token_symbol', 'token_name', 'type_emission', 'type_withdraw', 'control_mode', 'digits'],
+    [
+      'name',
+      'info',
+      'fee_mode_info',
+      'is_valued',
+      'emission_amount',
+      'token_symbol',
+      'token_name',
+      'type_emission',
+      'type_withdraw',
+      'control_mode',
+      'digits',
+    ],
   ],
   [
     'platform_parameters',
@@ -130,7 +201,17 @@ const TABLES: [string, TablePermissions, string[]][] = [
   [
     'delayed_contracts',
     { insert: MAIN_CONDITION, update: MAIN_CONDITION, new_column: 'false' },
-    ['contract', 'key_id', 'block_id', 'every_block', 'counter', 'high_rate', 'limit', 'deleted', 'conditions'],
+    [
+      'contract',
+      'key_id',
+      'block_id',
+      'every_block',
+      'counter',
+      'high_rate',
+      'limit',
+      'deleted',
+      'conditions',
+    ],
   ],
   [
     'bad_blocks',
@@ -145,7 +226,12 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ['time_zones', { insert: 'false', update: 'false', new_column: 'false' }, ['name', 'offset']],
 ];
 
-export function tableMetadataRows(): { name: string; permissions: string; columns: string; conditions: string }[] {
+export function tableMetadataRows(): {
+  name: string;
+  permissions: string;
+  columns: string;
+  conditions: string;
+}[] {
   return TABLES.map(([name, permissions, columns]) => ({
     name,
     permissions: JSON.stringify(permissions),

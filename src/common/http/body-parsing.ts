@@ -74,7 +74,10 @@ function multipartParser(limit: number) {
   return (req: Request, _res: Response, done: (error?: unknown) => void): void => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fieldSize: limit, fileSize: limit, fields: 10_000 } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fieldSize: limit, fileSize: limit, fields: 10_000 },
+      });
     } catch (error) {
       done(Object.assign(new Error((error as Error).message), { status: 400 }));
       return;
@@ -95,7 +98,8 @@ function multipartParser(limit: number) {
       if (total > limit) fail(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
     };
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
+      if (info.valueTruncated)
+        return fail(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
       count(Buffer.byteLength(name) + Buffer.byteLength(value));
       fields.push([name, value]);
     });
@@ -107,7 +111,12 @@ function multipartParser(limit: number) {
       });
       stream.on('limit', () => fail(Object.assign(new Error('too large'), { type: 'entity.too.large' })));
       stream.on('end', () =>
-        files.push({ field: name, filename: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }),
+        files.push({
+          field: name,
+          filename: info.filename ?? '',
+          mimeType: info.mimeType,
+          data: Buffer.concat(chunks),
+        }),
       );
     });
     parser.on('error', (error: Error) => fail(Object.assign(new Error(error.message), { status: 400 })));

@@ -41,7 +41,8 @@ export class FormValues {
 function queryEntries(query: unknown): [string, string][] {
   const entries: [string, string][] = [];
   for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    for (const item of Array.isArray(value) ? value : [value]) if (typeof item === 'string') entries.push([name, item]);
+    for (const item of Array.isArray(value) ? value : [value])
+      if (typeof item === 'string') entries.push([name, item]);
   }
   return entries;
 }
@@ -78,7 +79,8 @@ function convert(type: FormFieldType, text: string): unknown {
       const value = BigInt(text);
       if (value < INT64_MIN || value > INT64_MAX) throw new Error();
       if (type === 'int64') return value;
-      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new Error();
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
+        throw new Error();
       return Number(value);
     }
     case 'bool':
@@ -86,7 +88,8 @@ function convert(type: FormFieldType, text: string): unknown {
       if (FALSE_WORDS.has(text)) return false;
       throw new Error();
     case 'hex':
-      if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) throw new Error('encoding/hex: invalid hex text');
+      if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text))
+        throw new Error('encoding/hex: invalid hex text');
       return Buffer.from(text, 'hex');
   }
 }
@@ -105,8 +108,9 @@ export function parseForm<S extends FormSpec>(form: FormValues, spec: S): Parsed
     try {
       parsed[name] = convert(type, text);
     } catch (error) {
+      if (failures.length === 0 && (error as Error).message)
+        details = `. Details: ${(error as Error).message}`;
       failures.push(name);
-      if (!details && (error as Error).message) details = `. Details: ${(error as Error).message}`;
     }
   }
   if (failures.length > 0) {

@@ -81,5 +81,6 @@ export class ClbRouteGuard implements CanActivate {
 }
 
 export const CurrentCaller = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Caller => context.switchToHttp().getRequest<ApiRequest>().caller,
+  (_data: unknown, context: ExecutionContext): Caller =>
+    context.switchToHttp().getRequest<ApiRequest>().caller,
 );

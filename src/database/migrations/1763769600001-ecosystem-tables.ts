@@ -290,10 +290,31 @@ export class EcosystemTables1763769600001 implements MigrationInterface {
 
   async down(runner: QueryRunner): Promise<void> {
     const tables = [
-      '1_node_ban_logs', '1_bad_blocks', '1_delayed_contracts', '1_platform_parameters', '1_ecosystems',
-      '1_time_zones', '1_buffer_data', '1_app_params', '1_binaries', '1_applications', '1_notifications',
-      '1_roles_participants', '1_roles', '1_members', '1_sections', '1_history', '1_parameters', '1_views',
-      '1_tables', '1_contracts', '1_languages', '1_snippets', '1_pages', '1_menu', '1_keys',
+      '1_node_ban_logs',
+      '1_bad_blocks',
+      '1_delayed_contracts',
+      '1_platform_parameters',
+      '1_ecosystems',
+      '1_time_zones',
+      '1_buffer_data',
+      '1_app_params',
+      '1_binaries',
+      '1_applications',
+      '1_notifications',
+      '1_roles_participants',
+      '1_roles',
+      '1_members',
+      '1_sections',
+      '1_history',
+      '1_parameters',
+      '1_views',
+      '1_tables',
+      '1_contracts',
+      '1_languages',
+      '1_snippets',
+      '1_pages',
+      '1_menu',
+      '1_keys',
     ];
     for (const table of tables) await runner.query(`DROP TABLE "${table}"`);
   }

@@ -44,7 +44,11 @@ export class BuiltinRegistry {
 
   register(def: BuiltinDef): Builtin {
     const params: readonly [number, number] | null =
-      def.params === undefined ? null : typeof def.params === 'number' ? [def.params, def.params] : def.params;
+      def.params === undefined
+        ? null
+        : typeof def.params === 'number'
+          ? [def.params, def.params]
+          : def.params;
     const entry: Builtin = {
       name: def.name,
       fn: def.fn,

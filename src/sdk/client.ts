@@ -1,0 +1,215 @@
+import { request as httpRequest } from 'node:http';
+import { parse as parseLossless } from 'lossless-json';
+import {
+  bytesToHex,
+  createHasher,
+  createSigner,
+  keyIdFromPublicKey,
+  keyIdToAddress,
+  parsePrivateKeyHex,
+  utf8,
+  type CryptoerName,
+  type HasherName,
+  type Signer,
+} from '../crypto';
+
+export interface HttpAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed with exact numbers: integers beyond 2^53 come back as BigInt. */
+  body: T;
+}
+
+export interface SessionInfo {
+  token: string;
+  keyId: string;
+  account: string;
+  ecosystemId: string;
+  raw: Record<string, unknown>;
+}
+
+/** Parses JSON keeping every integer exact: safe integers as numbers, larger ones as BigInt. */
+export function parseExactJson(text: string): any {
+  return parseLossless(text, undefined, (value) => {
+    if (/^-?\d+$/.test(value)) {
+      const big = BigInt(value);
+      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(big)
+        : big;
+    }
+    return Number(value);
+  });
+}
+
+/** JSON text of a value with BigInt written as exact integers. */
+export function exactJsonText(value: unknown): string {
+  const marker = `@@bigint-${Math.random().toString(36).slice(2)}@@`;
+  const text = JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'bigint' ? `${marker}${item}` : item,
+  );
+  return text.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
+}
+
+/**
+ * A small client of the node, in the dialects real clients speak: REST forms (urlencoded or multipart)
+ * and JSON-RPC. It signs logins with the node's configured curve and hasher.
+ */
+export class IbaxClient {
+  token?: string;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly crypto: { cryptoer: CryptoerName; hasher: HasherName } = {
+      cryptoer: 'ECC_Secp256k1',
+      hasher: 'KECCAK256',
+    },
+  ) {}
+
+  get signer(): Signer {
+    return createSigner(this.crypto.cryptoer, createHasher(this.crypto.hasher));
+  }
+
+  async request(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: RequestInit['body']; token?: string | null } = {},
+  ): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...init.headers };
+    const token = init.token === undefined ? this.token : init.token;
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if ((method === 'GET' || method === 'HEAD') && init.body !== undefined) {
+      return this.requestWithBody(method, path, headers, String(init.body));
+    }
+    const response = await fetch(this.baseUrl + path, { method, headers, body: init.body });
+    return this.answer(response.status, response.headers, await response.text());
+  }
+
+  /** fetch refuses a body on GET, which the Go SDK sends to JSON-RPC; node:http does not. */
+  private requestWithBody(method: string, path: string, headers: Record<string, string>, body: string) {
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      const request = httpRequest(
+        new URL(path, this.baseUrl),
+        { method, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(response.headers)) {
+              if (typeof value === 'string') responseHeaders.set(name, value);
+            }
+            resolve(
+              this.answer(response.statusCode ?? 0, responseHeaders, Buffer.concat(chunks).toString('utf8')),
+            );
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  private answer(status: number, headers: Headers, text: string): HttpAnswer {
+    let body: unknown = text;
+    if ((headers.get('content-type') ?? '').includes('json') && text.length > 0) body = parseExactJson(text);
+    return { status, headers, text, body };
+  }
+
+  get(path: string, options: { token?: string | null } = {}): Promise<HttpAnswer> {
+    return this.request('GET', path, options);
+  }
+
+  postForm(path: string, fields: Record<string, string>, options: { token?: string | null } = {}) {
+    return this.request('POST', path, {
+      ...options,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  postMultipart(
+    path: string,
+    fields: Record<string, string | Blob>,
+    options: { token?: string | null } = {},
+  ) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return this.request('POST', path, { ...options, body: form });
+  }
+
+  /** One JSON-RPC call; returns the whole answer (envelope in `body`). */
+  rpcRaw(payload: unknown, options: { token?: string | null; method?: 'POST' | 'GET'; path?: string } = {}) {
+    return this.request(options.method ?? 'POST', options.path ?? '/', {
+      token: options.token,
+      headers: { 'Content-Type': 'application/json' },
+      body: typeof payload === 'string' ? payload : exactJsonText(payload),
+    });
+  }
+
+  /** Calls a JSON-RPC method and returns its result, throwing the JSON-RPC error if there is one. */
+  async rpc<T = any>(method: string, params?: unknown, options: { token?: string | null } = {}): Promise<T> {
+    const answer = await this.rpcRaw({ jsonrpc: '2.0', id: 1, method, params }, options);
+    const envelope = answer.body as { result?: T; error?: { code: number; message: string } };
+    if (envelope.error) {
+      throw Object.assign(new Error(envelope.error.message), { code: envelope.error.code });
+    }
+    return envelope.result as T;
+  }
+
+  /** getuid → sign "LOGIN"+network id+uid → login, over REST. Keeps the session token. */
+  async login(
+    privateKeyHex: string,
+    options: { ecosystem?: number; roleId?: number; expire?: number; useKeyId?: boolean } = {},
+  ): Promise<SessionInfo> {
+    const uid = await this.get('/api/v2/getuid', { token: null });
+    if (uid.status !== 200) throw new Error(`getuid failed: ${uid.text}`);
+    const { signature, publicKey } = this.signLogin(privateKeyHex, uid.body.network_id, uid.body.uid);
+    const fields: Record<string, string> = { signature };
+    if (options.useKeyId) fields.key_id = this.accountOf(privateKeyHex);
+    else fields.pubkey = publicKey;
+    if (options.ecosystem !== undefined) fields.ecosystem = String(options.ecosystem);
+    if (options.roleId !== undefined) fields.role_id = String(options.roleId);
+    if (options.expire !== undefined) fields.expire = String(options.expire);
+    const answer = await this.postForm('/api/v2/login', fields, { token: uid.body.token });
+    if (answer.status !== 200) throw new Error(`login failed (${answer.status}): ${answer.text}`);
+    return this.keepSession(answer.body);
+  }
+
+  /** The same login over JSON-RPC (ibax.getUid + ibax.login). */
+  async loginRpc(privateKeyHex: string, options: { ecosystem?: number; namespace?: string } = {}) {
+    const namespace = options.namespace ?? 'ibax';
+    const uid = await this.rpc(`${namespace}.getUid`, [], { token: null });
+    const { signature, publicKey } = this.signLogin(privateKeyHex, uid.network_id, uid.uid);
+    const result = await this.rpc(
+      `${namespace}.login`,
+      [{ public_key: publicKey, signature, ecosystem_id: options.ecosystem ?? 1 }],
+      { token: uid.token },
+    );
+    return this.keepSession(result);
+  }
+
+  signLogin(privateKeyHex: string, networkId: string, uid: string): { signature: string; publicKey: string } {
+    const signer = this.signer;
+    const privateKey = parsePrivateKeyHex(privateKeyHex);
+    const signature = signer.sign(privateKey, utf8(`LOGIN${networkId}${uid}`));
+    return { signature: bytesToHex(signature), publicKey: bytesToHex(signer.publicKey(privateKey)) };
+  }
+
+  accountOf(privateKeyHex: string): string {
+    const signer = this.signer;
+    const publicKey = signer.publicKey(parsePrivateKeyHex(privateKeyHex));
+    return keyIdToAddress(keyIdFromPublicKey(publicKey, createHasher(this.crypto.hasher)));
+  }
+
+  private keepSession(result: Record<string, unknown>): SessionInfo {
+    this.token = String(result.token);
+    return {
+      token: String(result.token),
+      keyId: String(result.key_id),
+      account: String(result.account),
+      ecosystemId: String(result.ecosystem_id),
+      raw: result,
+    };
+  }
+}

@@ -1,0 +1,148 @@
+import type Decimal from 'decimal.js';
+import { panic } from '../errors';
+import { goString } from '../format';
+import { checkInt64, parseDecimal, parseGoFloat, parseGoInt } from '../operators';
+import { goTypeName, isMoney, MoneyDecimal, utf8Bytes, utf8Text, type Value } from '../values';
+import type { BuiltinDef } from './registry';
+import { expectString } from './strings';
+
+/** Like the reference's ValueToInt: "" is 0, other strings must parse fully. */
+export function toInt(value: Value): bigint {
+  switch (typeof value) {
+    case 'bigint':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw panic(`${goString(value)} is not a valid integer`);
+      return checkInt64(BigInt(Math.trunc(value)));
+    case 'string': {
+      if (value === '') return 0n;
+      try {
+        return parseGoInt(value);
+      } catch (error) {
+        const reason = (error as Error).message;
+        throw panic(`${value} is not a valid integer ${reason.slice(reason.lastIndexOf(':'))}`);
+      }
+    }
+    default:
+      if (isMoney(value)) return checkInt64(BigInt(value.trunc().toFixed()));
+      throw panic(`${goString(value)} is not a valid integer`);
+  }
+}
+
+export function toFloatValue(value: Value): number {
+  switch (typeof value) {
+    case 'number':
+      return value;
+    case 'bigint':
+      return Number(value);
+    case 'string':
+      if (value === '') return 0;
+      try {
+        return parseGoFloat(value);
+      } catch {
+        throw panic(`${value} is not a valid float`);
+      }
+    default:
+      if (isMoney(value)) return value.toNumber();
+      throw panic(`${goString(value)} is not a valid float`);
+  }
+}
+
+export function toMoneyValue(value: Value): Decimal {
+  switch (typeof value) {
+    case 'bigint':
+      return new MoneyDecimal(value.toString());
+    case 'number':
+      if (!Number.isFinite(value)) throw panic(`${goString(value)} is not a valid money`);
+      return new MoneyDecimal(value);
+    case 'string':
+      if (value === '') return new MoneyDecimal(0);
+      return parseDecimal(value.trim());
+    default:
+      if (isMoney(value)) return value;
+      throw panic(`${goString(value)} is not a valid money`);
+  }
+}
+
+function hexToBytes(text: string): Uint8Array {
+  if (text.length % 2 !== 0) throw panic('encoding/hex: odd length hex string');
+  const invalid = /[^0-9a-fA-F]/.exec(text);
+  if (invalid) {
+    const code = invalid[0].codePointAt(0)!;
+    throw panic(
+      `encoding/hex: invalid byte: U+${code.toString(16).toUpperCase().padStart(4, '0')} '${invalid[0]}'`,
+    );
+  }
+  return new Uint8Array(Buffer.from(text, 'hex'));
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function expectMap(value: Value, fn: string): Map<string, Value> {
+  if (!(value instanceof Map)) throw panic(`${fn}: parameter 1 must be map, got ${goTypeName(value)}`);
+  return value;
+}
+
+export const convertBuiltins: BuiltinDef[] = [
+  { name: 'Int', async: false, params: 1, fn: (_ctx, value) => toInt(value) },
+  { name: 'Float', async: false, params: 1, fn: (_ctx, value) => toFloatValue(value) },
+  { name: 'Money', async: false, params: 1, fn: (_ctx, value) => toMoneyValue(value) },
+  {
+    name: 'Len',
+    async: false,
+    params: 1,
+    fn: (_ctx, value) => {
+      if (value === null) return 0n;
+      if (Array.isArray(value)) return BigInt(value.length);
+      if (value instanceof Map) return BigInt(value.size);
+      throw panic(`Len: parameter 1 must be array, got ${goTypeName(value)}`);
+    },
+  },
+  {
+    name: 'Append',
+    async: false,
+    params: 2,
+    fn: (_ctx, list, value) => {
+      if (list === null) return [value];
+      if (!Array.isArray(list)) throw panic(`Append: parameter 1 must be array, got ${goTypeName(list)}`);
+      return [...list, value];
+    },
+  },
+  {
+    name: 'GetMapKeys',
+    async: false,
+    params: 1,
+    fn: (_ctx, map) => [...expectMap(map, 'GetMapKeys').keys()],
+  },
+  {
+    name: 'SortedKeys',
+    async: false,
+    params: 1,
+    fn: (_ctx, map) => [...expectMap(map, 'SortedKeys').keys()].sort(compareKeys),
+  },
+  { name: 'GetType', async: false, params: 1, fn: (_ctx, value) => goTypeName(value) },
+  {
+    name: 'StringToBytes',
+    async: false,
+    params: 1,
+    fn: (_ctx, text) => utf8Bytes(expectString(text, 'StringToBytes')),
+  },
+  {
+    name: 'BytesToString',
+    async: false,
+    params: 1,
+    fn: (_ctx, bytes) => {
+      if (!(bytes instanceof Uint8Array))
+        throw panic(`BytesToString: parameter 1 must be bytes, got ${goTypeName(bytes)}`);
+      return utf8Text(bytes);
+    },
+  },
+  {
+    name: 'HexToBytes',
+    async: false,
+    params: 1,
+    fn: (_ctx, text) => hexToBytes(expectString(text, 'HexToBytes')),
+  },
+];

@@ -1,0 +1,48 @@
+import { resolveContractKey } from '../compiler';
+import { panic } from '../errors';
+import { goString } from '../format';
+import { goTypeName, type Value } from '../values';
+import type { BuiltinDef } from './registry';
+import { expectString } from './strings';
+
+export const runtimeBuiltins: BuiltinDef[] = [
+  {
+    name: 'CallContract',
+    params: 2,
+    fn: async (ctx, name, params) => {
+      const contract = expectString(name, 'CallContract');
+      if (params !== null && !(params instanceof Map)) {
+        throw panic(`CallContract: parameter 2 must be map, got ${goTypeName(params)}`);
+      }
+      return ctx.callContract(contract, params ?? new Map());
+    },
+  },
+  {
+    name: 'Settings',
+    async: false,
+    params: 2,
+    fn: (ctx, contractName, settingName) => {
+      const key = resolveContractKey(expectString(contractName, 'Settings'), ctx.ecosystem);
+      const contract = ctx.vm.registry.getContract(key);
+      if (!contract) throw panic(`unknown contract ${key}`);
+      const name = expectString(settingName, 'Settings', 2);
+      const value = contract.settings.get(name);
+      if (value === undefined) throw panic(`${name} is not defined`);
+      return value;
+    },
+  },
+  {
+    name: 'Println',
+    async: false,
+    params: [0, Infinity],
+    fn: (ctx, ...args: Value[]) => {
+      ctx.vm.log?.(args.map(goString).join(' '));
+    },
+  },
+  {
+    name: 'MemoryUsage',
+    async: false,
+    params: 0,
+    fn: () => 0n,
+  },
+];

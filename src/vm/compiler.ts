@@ -1,0 +1,1537 @@
+import type {
+  AssignStmt,
+  Block,
+  CallArg,
+  CallExpr,
+  ContractDecl,
+  Expr,
+  ExtendCallExpr,
+  FuncDecl,
+  Position,
+  SourceAst,
+  Stmt,
+} from './ast';
+import type { Builtin, BuiltinRegistry } from './builtins/registry';
+import { MAX_CALL_DEPTH, SYSTEM_VAR_NAMES, type ExecState } from './context';
+import { CompileError, panic, VmError } from './errors';
+import type {
+  CompiledContract,
+  CompiledFunc,
+  CompiledObject,
+  FieldInfo,
+  FuncResult,
+  ParamInfo,
+  TailInfo,
+} from './objects';
+import * as ops from './operators';
+import { parseSource } from './parser';
+import {
+  assignmentChecker,
+  BREAK,
+  CONTINUE,
+  expandSpread,
+  Frame,
+  fuelOverflow,
+  indexValue,
+  isThenable,
+  NORMAL,
+  readExtend,
+  RETURN,
+  setIndex,
+  singleValue,
+  writeExtend,
+  type Signal,
+} from './runtime';
+import { goString } from './format';
+import { isTruthy, Results, zeroValue, type TypeName, type Value } from './values';
+
+export interface CompileOptions {
+  /** Ecosystem that owns the source: its objects are keyed `@<ecosystem><Name>`. */
+  ecosystem: number;
+  /** Start-up loading: an unknown `Name(` is assumed to be a contract defined later. */
+  extern?: boolean;
+  /** Prelude mode: top-level functions are global (keyed by plain name), like the language-level built-ins. */
+  global?: boolean;
+}
+
+/** What the compiler needs from the VM. */
+export interface CompileEnv {
+  builtins: BuiltinRegistry;
+  lookup(key: string): CompiledObject | undefined;
+  /** Called by an extern call site: a contract (or a function loaded later) looked up at run time. */
+  callByKey(state: ExecState, key: string, args: Value[], named: boolean): Promise<FuncResult>;
+}
+
+export interface CompiledSource {
+  /** Top-level names in declaration order (the first one names the contracts-table row). */
+  names: string[];
+  objects: CompiledObject[];
+  ast: SourceAst;
+}
+
+export const DATA_FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+export const FUNC_CALL_PRICE = 50;
+export const CONTRACT_CALL_PRICE = 100;
+
+export function objectKey(ecosystem: number, name: string): string {
+  return `@${ecosystem}${name}`;
+}
+
+/** `@1Name` → { ecosystem: 1, name: 'Name' }; `@Name` means ecosystem 1. */
+export function splitPrefixedName(text: string): { ecosystem: number; name: string } {
+  const match = /^(\d*)(.*)$/.exec(text)!;
+  return { ecosystem: match[1] === '' ? 1 : Number(match[1]), name: match[2] };
+}
+
+/** The key a contract name resolves to from code of `ecosystem`: `@1X` as is, `@X` → `@1X`, `X` → `@<eco>X`. */
+export function resolveContractKey(name: string, ecosystem: number): string {
+  if (name.startsWith('@')) {
+    const parsed = splitPrefixedName(name.slice(1));
+    return objectKey(parsed.ecosystem, parsed.name);
+  }
+  return objectKey(ecosystem, name);
+}
+
+type CallTarget =
+  | { kind: 'unit'; unit: Unit }
+  | { kind: 'func'; func: CompiledFunc }
+  | { kind: 'builtin'; builtin: Builtin }
+  | { kind: 'contract'; key: string; unit: ContractUnit | null; writes: boolean }
+  | { kind: 'extern'; key: string };
+
+interface ChainStep {
+  target: CallTarget;
+  /** Argument groups in source order: the main arguments, then each tail's. */
+  groups: CallArg[][];
+  /** For each group after the first, the declared tail index it fills. */
+  tailIndexes: number[];
+  /** The previous step's value is passed as the first argument. */
+  chained: boolean;
+  position: Position;
+}
+
+interface Unit {
+  decl: FuncDecl;
+  contract: ContractUnit | null;
+  key: string;
+  /** Conditions/action sections are not charged as a function call. */
+  section: boolean;
+  calls: Array<{ target: CallTarget; position: Position }>;
+  isAsync: boolean;
+  writes: boolean;
+  func: UserFunc | null;
+}
+
+interface ContractUnit {
+  decl: ContractDecl;
+  key: string;
+  funcs: Map<string, Unit>;
+  sections: Unit[];
+  writes: boolean;
+  compiled: CompiledContract | null;
+}
+
+type AnyFn = (fr: Frame) => unknown;
+interface CExpr {
+  fn: AnyFn;
+  isAsync: boolean;
+  cost: number;
+}
+interface CStmt {
+  fn: AnyFn;
+  isAsync: boolean;
+}
+
+/** A compiled user function: the body is a closure tree, synchronous unless some path may suspend. */
+class UserFunc implements CompiledFunc {
+  readonly kind = 'func';
+  isAsync = false;
+  writesDb = false;
+  slotCount = 0;
+  body: AnyFn = () => NORMAL;
+  readonly paramCheckers: Array<((value: Value, index: number) => Value) | null>;
+  readonly tailSlots: number[][];
+
+  constructor(
+    readonly name: string,
+    readonly key: string,
+    readonly ecosystem: number,
+    readonly params: ParamInfo[],
+    readonly variadic: boolean,
+    readonly tails: Map<string, TailInfo>,
+    readonly results: TypeName[],
+    readonly line: number,
+    readonly column: number,
+    readonly chargeCall: boolean,
+  ) {
+    this.paramCheckers = params.map((param) => paramChecker(param.type));
+    this.tailSlots = [];
+  }
+
+  call(
+    st: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): FuncResult | Promise<FuncResult> {
+    if (++st.depth > MAX_CALL_DEPTH) {
+      st.depth--;
+      throw panic('max call depth');
+    }
+    let sync = true;
+    try {
+      if ((st.fuelLeft -= (this.chargeCall ? 50 : 0) + this.params.length) < 0) fuelOverflow();
+      if ((++st.ticks & 1023) === 0) st.tick();
+      const frame = this.makeFrame(st, args, tailArgs);
+      if (!this.isAsync) {
+        this.body(frame);
+        return this.resultOf(frame);
+      }
+      sync = false;
+      return (this.body(frame) as Promise<Signal>).then(
+        () => {
+          st.depth--;
+          return this.resultOf(frame);
+        },
+        (error: unknown) => {
+          st.depth--;
+          throw error;
+        },
+      );
+    } finally {
+      if (sync) st.depth--;
+    }
+  }
+
+  private makeFrame(
+    st: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): Frame {
+    const frame = new Frame(st, this.slotCount);
+    const slots = frame.s;
+    const params = this.params;
+    const fixed = this.variadic ? params.length - 1 : params.length;
+    if (this.variadic ? args.length < fixed : args.length !== fixed) {
+      throw panic(`function ${this.name} must have ${fixed} parameters`);
+    }
+    for (let i = 0; i < fixed; i++) {
+      const check = this.paramCheckers[i];
+      slots[i] = check === null ? args[i] : check(args[i], i);
+    }
+    if (this.variadic) slots[fixed] = args.slice(fixed);
+    if (this.tailSlots.length > 0) {
+      let index = 0;
+      for (const tail of this.tails.values()) {
+        const given = tailArgs?.[index];
+        const slotsOfTail = this.tailSlots[index];
+        if (given !== undefined && given.length !== tail.params.length) {
+          throw panic(`function ${tail.name} must have ${tail.params.length} parameters`);
+        }
+        for (let p = 0; p < slotsOfTail.length; p++) {
+          const type = tail.params[p].type;
+          if (given !== undefined) {
+            const check = paramChecker(type);
+            slots[slotsOfTail[p]] = check === null ? given[p] : check(given[p], p);
+          } else {
+            slots[slotsOfTail[p]] = type === null ? [] : zeroValue(type);
+          }
+        }
+        index++;
+      }
+    }
+    return frame;
+  }
+
+  private resultOf(frame: Frame): FuncResult {
+    if (frame.ret !== undefined) return frame.ret;
+    const results = this.results;
+    if (results.length === 0) return null;
+    if (results.length === 1) return zeroValue(results[0]);
+    return new Results(results.map(zeroValue));
+  }
+}
+
+/** Parameters are checked only for string and int; a float passed as int is truncated. */
+function paramChecker(type: TypeName | null): ((value: Value, index: number) => Value) | null {
+  if (type === 'string') {
+    return (value, index) => {
+      if (typeof value !== 'string') throw panic(`parameter ${index + 1} has wrong type`);
+      return value;
+    };
+  }
+  if (type === 'int') {
+    return (value, index) => {
+      if (typeof value === 'bigint') return value;
+      if (typeof value === 'number' && Number.isFinite(value))
+        return ops.checkInt64(BigInt(Math.trunc(value)));
+      throw panic(`parameter ${index + 1} has wrong type`);
+    };
+  }
+  return null;
+}
+
+function fail(reason: string, at: Position): never {
+  throw new CompileError(reason, at.line, at.column);
+}
+
+function forEachCall(block: Block, visit: (call: CallExpr | ExtendCallExpr) => void): void {
+  const visitExpr = (expr: Expr): void => {
+    switch (expr.kind) {
+      case 'call':
+        visit(expr);
+        for (const arg of expr.args) visitExpr(arg.expr);
+        for (const tail of expr.tails) for (const arg of tail.args) visitExpr(arg.expr);
+        break;
+      case 'extendCall':
+        visit(expr);
+        for (const arg of expr.args) visitExpr(arg.expr);
+        break;
+      case 'index':
+        visitExpr(expr.index);
+        break;
+      case 'unary':
+        visitExpr(expr.operand);
+        break;
+      case 'binary':
+        visitExpr(expr.left);
+        visitExpr(expr.right);
+        break;
+      case 'map':
+        for (const [, value] of expr.entries) visitExpr(value);
+        break;
+      case 'array':
+        for (const item of expr.items) visitExpr(item);
+        break;
+      default:
+        break;
+    }
+  };
+  const visitBlock = (b: Block): void => {
+    for (const stmt of b.statements) visitStmt(stmt);
+  };
+  const visitStmt = (stmt: Stmt): void => {
+    switch (stmt.kind) {
+      case 'assign':
+        for (const target of stmt.targets) if (target.kind === 'index') visitExpr(target.index);
+        visitExpr(stmt.value);
+        break;
+      case 'expr':
+        visitExpr(stmt.expr);
+        break;
+      case 'if':
+        visitExpr(stmt.condition);
+        visitBlock(stmt.then);
+        if (stmt.otherwise) visitBlock(stmt.otherwise);
+        break;
+      case 'while':
+        visitExpr(stmt.condition);
+        visitBlock(stmt.body);
+        break;
+      case 'return':
+        for (const value of stmt.values) visitExpr(value);
+        break;
+      case 'throw':
+        visitExpr(stmt.value);
+        break;
+      default:
+        break;
+    }
+  };
+  visitBlock(block);
+}
+
+/** Compiles one source (one contracts-table row) into contract and function objects. */
+export function compileSource(source: string, env: CompileEnv, options: CompileOptions): CompiledSource {
+  return new SourceCompiler(source, env, options).compile();
+}
+
+class SourceCompiler {
+  private readonly ast: SourceAst;
+  private readonly topUnits = new Map<string, Unit | ContractUnit>();
+  private readonly units: Unit[] = [];
+  private readonly contracts: ContractUnit[] = [];
+  private readonly chains = new WeakMap<CallExpr, ChainStep[]>();
+
+  constructor(
+    private readonly source: string,
+    private readonly env: CompileEnv,
+    private readonly options: CompileOptions,
+  ) {
+    this.ast = parseSource(source);
+  }
+
+  private keyOf(name: string, isContract: boolean): string {
+    return this.options.global && !isContract ? name : objectKey(this.options.ecosystem, name);
+  }
+
+  compile(): CompiledSource {
+    const names: string[] = [];
+    for (const decl of this.ast.decls) {
+      const key = this.keyOf(decl.name, decl.kind === 'contract');
+      if (this.topUnits.has(key)) fail(`${decl.name} has been already declared`, decl);
+      names.push(decl.name);
+      if (decl.kind === 'contract') {
+        const contract = this.declareContract(decl, key);
+        this.topUnits.set(key, contract);
+      } else {
+        const unit = this.newUnit(decl, null, key, false);
+        this.topUnits.set(key, unit);
+      }
+    }
+    for (const unit of this.units) this.resolveUnitCalls(unit);
+    this.propagate();
+    this.checkConditions();
+    for (const unit of this.units) this.generate(unit);
+    for (const unit of this.units) new FunctionCompiler(this, unit).compileBody();
+    const objects: CompiledObject[] = [];
+    for (const decl of this.ast.decls) {
+      const entry = this.topUnits.get(this.keyOf(decl.name, decl.kind === 'contract'))!;
+      objects.push(
+        'decl' in entry && entry.decl.kind === 'contract'
+          ? this.buildContract(entry as ContractUnit)
+          : (entry as Unit).func!,
+      );
+    }
+    return { names, objects, ast: this.ast };
+  }
+
+  private newUnit(decl: FuncDecl, contract: ContractUnit | null, key: string, section: boolean): Unit {
+    const unit: Unit = { decl, contract, key, section, calls: [], isAsync: false, writes: false, func: null };
+    this.units.push(unit);
+    return unit;
+  }
+
+  private declareContract(decl: ContractDecl, key: string): ContractUnit {
+    const contract: ContractUnit = {
+      decl,
+      key,
+      funcs: new Map(),
+      sections: [],
+      writes: false,
+      compiled: null,
+    };
+    const fieldNames = new Set<string>();
+    for (const field of decl.fields) {
+      if (!DATA_FIELD_NAME.test(field.name)) fail(`wrong data field name ${field.name}`, field);
+      if (SYSTEM_VAR_NAMES.has(field.name))
+        fail(`system variable $${field.name} cannot be used as a data field`, field);
+      if (fieldNames.has(field.name)) fail(`data field ${field.name} has been already declared`, field);
+      fieldNames.add(field.name);
+    }
+    const settingNames = new Set<string>();
+    for (const setting of decl.settings) {
+      if (settingNames.has(setting.name)) fail(`setting ${setting.name} has been already declared`, setting);
+      settingNames.add(setting.name);
+    }
+    for (const func of decl.funcs) {
+      if (contract.funcs.has(func.name)) fail(`${func.name} has been already declared`, func);
+      contract.funcs.set(func.name, this.newUnit(func, contract, `${key}.${func.name}`, false));
+    }
+    for (const section of [decl.conditions, decl.action]) {
+      if (section) contract.sections.push(this.newUnit(section, contract, `${key}.${section.name}`, true));
+    }
+    this.contracts.push(contract);
+    return contract;
+  }
+
+  private resolveName(name: string, prefixed: boolean, from: Unit, at: Position): CallTarget {
+    const ecosystem = this.options.ecosystem;
+    if (prefixed) {
+      const parsed = splitPrefixedName(name);
+      const key = objectKey(parsed.ecosystem, parsed.name);
+      return (
+        this.targetForKey(key, from, at) ??
+        (this.options.extern ? { kind: 'extern', key } : fail(`unknown contract @${name}`, at))
+      );
+    }
+    const local = from.contract?.funcs.get(name);
+    if (local) return { kind: 'unit', unit: local };
+    const own = this.targetForKey(objectKey(ecosystem, name), from, at);
+    if (own) return own;
+    if (this.options.global) {
+      const global = this.topUnits.get(name);
+      if (global && !('sections' in global)) return { kind: 'unit', unit: global as Unit };
+    }
+    const builtin = this.env.builtins.get(name);
+    if (builtin) return { kind: 'builtin', builtin };
+    const globalFunc = this.env.lookup(name);
+    if (globalFunc && globalFunc.kind === 'func') return { kind: 'func', func: globalFunc };
+    if (this.options.extern) return { kind: 'extern', key: objectKey(ecosystem, name) };
+    return fail(`unknown identifier ${name}`, at);
+  }
+
+  private targetForKey(key: string, from: Unit, at: Position): CallTarget | null {
+    const inSource = this.topUnits.get(key);
+    if (inSource) {
+      if ('sections' in inSource) {
+        if (from.contract && from.contract.key === key)
+          fail(`the contract can't call itself recursively`, at);
+        return { kind: 'contract', key, unit: inSource, writes: false };
+      }
+      return { kind: 'unit', unit: inSource };
+    }
+    const existing = this.env.lookup(key);
+    if (!existing) return null;
+    if (existing.kind === 'contract') {
+      if (from.contract && from.contract.key === key) fail(`the contract can't call itself recursively`, at);
+      return { kind: 'contract', key, unit: null, writes: existing.writesDb };
+    }
+    return { kind: 'func', func: existing };
+  }
+
+  private tailsOf(target: CallTarget): Array<{ name: string }> | null {
+    if (target.kind === 'unit') return target.unit.decl.tails;
+    if (target.kind === 'func') return [...target.func.tails.values()];
+    return null;
+  }
+
+  private resolveChain(call: CallExpr, from: Unit): ChainStep[] {
+    const cached = this.chains.get(call);
+    if (cached) return cached;
+    const steps: ChainStep[] = [];
+    let current: ChainStep = {
+      target: this.resolveName(call.name, call.prefixed, from, call),
+      groups: [call.args],
+      tailIndexes: [],
+      chained: false,
+      position: call,
+    };
+    for (const tail of call.tails) {
+      const declared = this.tailsOf(current.target);
+      const tailIndex = declared ? declared.findIndex((t) => t.name === tail.name) : -1;
+      if (tailIndex >= 0) {
+        if (current.tailIndexes.includes(tailIndex)) fail(`tail ${tail.name} is repeated`, tail);
+        current.groups.push(tail.args);
+        current.tailIndexes.push(tailIndex);
+        continue;
+      }
+      steps.push(current);
+      const target = this.resolveName(tail.name, false, from, tail);
+      if (target.kind === 'contract' || target.kind === 'extern') fail(`unknown function ${tail.name}`, tail);
+      current = { target, groups: [tail.args], tailIndexes: [], chained: true, position: tail };
+    }
+    steps.push(current);
+    this.chains.set(call, steps);
+    return steps;
+  }
+
+  private resolveUnitCalls(unit: Unit): void {
+    forEachCall(unit.decl.body, (call) => {
+      if (call.kind === 'extendCall') {
+        const builtin = this.env.builtins.get('$' + call.name) ?? this.env.builtins.get(call.name);
+        if (!builtin) fail(`unknown identifier $${call.name}`, call);
+        unit.calls.push({ target: { kind: 'builtin', builtin }, position: call });
+        return;
+      }
+      for (const step of this.resolveChain(call, unit))
+        unit.calls.push({ target: step.target, position: step.position });
+    });
+  }
+
+  /** Fixpoint over the source's call graph: which units may suspend and which reach a DB write. */
+  private propagate(): void {
+    const contractWrites = (contract: ContractUnit): boolean =>
+      contract.sections.some((section) => section.writes);
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (const unit of this.units) {
+        let isAsync = unit.isAsync;
+        let writes = unit.writes;
+        for (const { target } of unit.calls) {
+          switch (target.kind) {
+            case 'unit':
+              isAsync ||= target.unit.isAsync;
+              writes ||= target.unit.writes;
+              break;
+            case 'func':
+              isAsync ||= target.func.isAsync;
+              writes ||= target.func.writesDb;
+              break;
+            case 'builtin':
+              isAsync ||= target.builtin.async;
+              writes ||= target.builtin.writesDb;
+              break;
+            case 'contract':
+              isAsync = true;
+              writes ||= target.unit ? contractWrites(target.unit) : target.writes;
+              break;
+            case 'extern':
+              isAsync = true;
+              break;
+          }
+        }
+        if (isAsync !== unit.isAsync || writes !== unit.writes) {
+          unit.isAsync = isAsync;
+          unit.writes = writes;
+          changed = true;
+        }
+      }
+    }
+    for (const contract of this.contracts) {
+      contract.writes = contractWrites(contract) || [...contract.funcs.values()].some((f) => f.writes);
+    }
+  }
+
+  private checkConditions(): void {
+    for (const contract of this.contracts) {
+      const conditions = contract.sections.find((section) => section.decl.name === 'conditions');
+      if (!conditions?.writes) continue;
+      for (const { target, position } of conditions.calls) {
+        const writes =
+          target.kind === 'unit'
+            ? target.unit.writes
+            : target.kind === 'func'
+              ? target.func.writesDb
+              : target.kind === 'builtin'
+                ? target.builtin.writesDb
+                : target.kind === 'contract'
+                  ? target.unit
+                    ? target.unit.sections.some((s) => s.writes)
+                    : target.writes
+                  : false;
+        if (writes)
+          fail(
+            `'conditions' cannot call contracts or functions which can modify the blockchain database`,
+            position,
+          );
+      }
+    }
+  }
+
+  private generate(unit: Unit): void {
+    const decl = unit.decl;
+    const params: ParamInfo[] = decl.params.map((p) => ({ name: p.name, type: p.type }));
+    const tails = new Map<string, TailInfo>();
+    decl.tails.forEach((tail, index) =>
+      tails.set(tail.name, {
+        name: tail.name,
+        index,
+        params: tail.params.map((p) => ({ name: p.name, type: p.type })),
+      }),
+    );
+    const func = new UserFunc(
+      decl.name,
+      unit.key,
+      this.options.ecosystem,
+      params,
+      decl.variadic,
+      tails,
+      decl.results,
+      decl.line,
+      decl.column,
+      !unit.section,
+    );
+    func.isAsync = unit.isAsync;
+    func.writesDb = unit.writes;
+    unit.func = func;
+  }
+
+  private buildContract(contract: ContractUnit): CompiledContract {
+    if (contract.compiled) return contract.compiled;
+    const decl = contract.decl;
+    const fields: FieldInfo[] = decl.fields.map((field) => ({
+      name: field.name,
+      type: field.type,
+      tags: field.tags,
+      optional: field.tags.includes('optional'),
+    }));
+    const funcs = new Map<string, CompiledFunc>();
+    for (const [name, unit] of contract.funcs) funcs.set(name, unit.func!);
+    const conditions = contract.sections.find((s) => s.decl.name === 'conditions')?.func ?? null;
+    const action = contract.sections.find((s) => s.decl.name === 'action')?.func ?? null;
+    const objectCount = contract.funcs.size + contract.sections.length;
+    contract.compiled = {
+      kind: 'contract',
+      name: decl.name,
+      key: contract.key,
+      ecosystem: this.options.ecosystem,
+      fields,
+      settings: new Map(decl.settings.map((s) => [s.name, s.value])),
+      funcs,
+      conditions,
+      action,
+      writesDb: contract.writes,
+      startCost: 100 + 50 * objectCount + 50 * decl.settings.length + 10 * decl.fields.length,
+      source: this.source,
+      meta: {},
+    };
+    return contract.compiled;
+  }
+
+  chainOf(call: CallExpr, unit: Unit): ChainStep[] {
+    return this.resolveChain(call, unit);
+  }
+
+  get compileEnv(): CompileEnv {
+    return this.env;
+  }
+
+  get compileOptions(): CompileOptions {
+    return this.options;
+  }
+}
+
+interface VarSlot {
+  slot: number;
+  type: TypeName;
+  check: (value: Value) => Value;
+}
+
+class FunctionCompiler {
+  private readonly scopes: Array<Map<string, VarSlot>> = [];
+  private slotCount = 0;
+  private loopDepth = 0;
+
+  constructor(
+    private readonly owner: SourceCompiler,
+    private readonly unit: Unit,
+  ) {}
+
+  compileBody(): void {
+    const func = this.unit.func as UserFunc;
+    const decl = this.unit.decl;
+    const scope = new Map<string, VarSlot>();
+    this.scopes.push(scope);
+    for (const param of decl.params) {
+      this.declare(param.name, param.type ?? 'array', param);
+    }
+    decl.tails.forEach((tail, index) => {
+      func.tailSlots[index] = tail.params.map(
+        (param) => this.declare(param.name, param.type ?? 'array', param).slot,
+      );
+    });
+    const body = this.compileBlock(decl.body, false);
+    func.body = body.fn;
+    func.slotCount = this.slotCount;
+    if (body.isAsync && !func.isAsync) throw new Error('internal: async body in a synchronous function');
+  }
+
+  private declare(name: string, type: TypeName, at: Position): VarSlot {
+    const scope = this.scopes[this.scopes.length - 1];
+    if (scope.has(name)) fail(`variable ${name} has been already declared`, at);
+    const slot: VarSlot = { slot: this.slotCount++, type, check: assignmentChecker(type, name) };
+    scope.set(name, slot);
+    return slot;
+  }
+
+  private lookupVar(name: string, at: Position): VarSlot {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const found = this.scopes[i].get(name);
+      if (found) return found;
+    }
+    return fail(`unknown identifier ${name}`, at);
+  }
+
+  private compileBlock(block: Block, newScope = true): CStmt {
+    if (newScope) this.scopes.push(new Map());
+    const statements = block.statements.map((stmt) => this.compileStmt(stmt));
+    if (newScope) this.scopes.pop();
+    const isAsync = statements.some((s) => s.isAsync);
+    const fns = statements.map((s) => s.fn);
+    const count = fns.length;
+    if (!isAsync) {
+      if (count === 0) return { fn: () => NORMAL, isAsync };
+      if (count === 1) return { fn: fns[0], isAsync };
+      if (count === 2) {
+        const [a, b] = fns as Array<(fr: Frame) => Signal>;
+        return { fn: (fr: Frame) => a(fr) || b(fr), isAsync };
+      }
+      const syncFns = fns as Array<(fr: Frame) => Signal>;
+      return {
+        fn: (fr: Frame): Signal => {
+          for (let i = 0; i < count; i++) {
+            const signal = syncFns[i](fr);
+            if (signal !== NORMAL) return signal;
+          }
+          return NORMAL;
+        },
+        isAsync,
+      };
+    }
+    const asyncFlags = statements.map((s) => s.isAsync);
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        for (let i = 0; i < count; i++) {
+          const signal = (asyncFlags[i] ? await (fns[i](fr) as Promise<Signal>) : fns[i](fr)) as Signal;
+          if (signal !== NORMAL) return signal;
+        }
+        return NORMAL;
+      },
+      isAsync,
+    };
+  }
+
+  private compileStmt(stmt: Stmt): CStmt {
+    switch (stmt.kind) {
+      case 'varDecl': {
+        const slots = stmt.vars.map((v) => this.declare(v.name, v.type, v));
+        const cost = 1 + slots.length;
+        const inits = slots.map((s) => ({ slot: s.slot, type: s.type }));
+        return {
+          fn: (fr: Frame): Signal => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            for (const init of inits) fr.s[init.slot] = zeroValue(init.type);
+            return NORMAL;
+          },
+          isAsync: false,
+        };
+      }
+      case 'assign':
+        return this.compileAssign(stmt);
+      case 'expr': {
+        const expr = this.compileCallLike(stmt.expr, false);
+        const cost = 1 + expr.cost;
+        const run = expr.fn;
+        if (!expr.isAsync) {
+          return {
+            fn: (fr: Frame): Signal => {
+              if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+              run(fr);
+              return NORMAL;
+            },
+            isAsync: false,
+          };
+        }
+        return {
+          fn: async (fr: Frame): Promise<Signal> => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            await run(fr);
+            return NORMAL;
+          },
+          isAsync: true,
+        };
+      }
+      case 'if':
+        return this.compileIf(stmt);
+      case 'while':
+        return this.compileWhile(stmt);
+      case 'break':
+      case 'continue': {
+        if (this.loopDepth === 0) fail(`${stmt.kind} outside of a loop`, stmt);
+        const signal: Signal = stmt.kind === 'break' ? BREAK : CONTINUE;
+        return {
+          fn: (fr: Frame): Signal => {
+            if ((fr.st.fuelLeft -= 1) < 0) fuelOverflow();
+            return signal;
+          },
+          isAsync: false,
+        };
+      }
+      case 'return':
+        return this.compileReturn(stmt.values, stmt);
+      case 'throw': {
+        const value = this.compileExpr(stmt.value);
+        const cost = 1 + value.cost;
+        const level = stmt.level;
+        const get = value.fn;
+        if (!value.isAsync) {
+          return {
+            fn: (fr: Frame): Signal => {
+              if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+              throw new VmError(level, goString(get(fr) as Value));
+            },
+            isAsync: false,
+          };
+        }
+        return {
+          fn: async (fr: Frame): Promise<Signal> => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            throw new VmError(level, goString((await get(fr)) as Value));
+          },
+          isAsync: true,
+        };
+      }
+    }
+  }
+
+  private compileReturn(values: Expr[], at: Position): CStmt {
+    const results = this.unit.decl.results;
+    if (values.length > 0 && values.length !== results.length) {
+      fail(`function ${this.unit.decl.name} must return ${results.length} values`, at);
+    }
+    const compiled = values.map((v) => this.compileExpr(v));
+    const cost = 1 + compiled.reduce((sum, c) => sum + c.cost, 0);
+    const isAsync = compiled.some((c) => c.isAsync);
+    if (compiled.length === 0) {
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          return RETURN;
+        },
+        isAsync: false,
+      };
+    }
+    if (compiled.length === 1 && !isAsync) {
+      const get = compiled[0].fn as (fr: Frame) => Value;
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          fr.ret = get(fr);
+          return RETURN;
+        },
+        isAsync: false,
+      };
+    }
+    const list = this.listEvaluator(compiled);
+    const single = compiled.length === 1;
+    if (!isAsync) {
+      const get = list.fn as (fr: Frame) => Value[];
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          const out = get(fr);
+          fr.ret = single ? out[0] : new Results(out);
+          return RETURN;
+        },
+        isAsync: false,
+      };
+    }
+    const get = list.fn as (fr: Frame) => Promise<Value[]>;
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+        const out = await get(fr);
+        fr.ret = single ? out[0] : new Results(out);
+        return RETURN;
+      },
+      isAsync: true,
+    };
+  }
+
+  private compileIf(stmt: Extract<Stmt, { kind: 'if' }>): CStmt {
+    const condition = this.compileExpr(stmt.condition);
+    const then = this.compileBlock(stmt.then);
+    const otherwise = stmt.otherwise ? this.compileBlock(stmt.otherwise) : null;
+    const cost = 1 + condition.cost;
+    const isAsync = condition.isAsync || then.isAsync || (otherwise?.isAsync ?? false);
+    const cond = condition.fn;
+    const thenFn = then.fn;
+    const elseFn = otherwise?.fn ?? null;
+    if (!isAsync) {
+      const c = cond as (fr: Frame) => Value;
+      const t = thenFn as (fr: Frame) => Signal;
+      const e = elseFn as ((fr: Frame) => Signal) | null;
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          if (isTruthy(c(fr))) return t(fr);
+          return e === null ? NORMAL : e(fr);
+        },
+        isAsync: false,
+      };
+    }
+    const condAsync = condition.isAsync;
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+        const value = (condAsync ? await cond(fr) : cond(fr)) as Value;
+        if (isTruthy(value)) return (await thenFn(fr)) as Signal;
+        return elseFn === null ? NORMAL : ((await elseFn(fr)) as Signal);
+      },
+      isAsync: true,
+    };
+  }
+
+  private compileWhile(stmt: Extract<Stmt, { kind: 'while' }>): CStmt {
+    const condition = this.compileExpr(stmt.condition);
+    this.loopDepth++;
+    const body = this.compileBlock(stmt.body);
+    this.loopDepth--;
+    const cost = 1 + condition.cost;
+    const cond = condition.fn;
+    const run = body.fn;
+    if (!condition.isAsync && !body.isAsync) {
+      const c = cond as (fr: Frame) => Value;
+      const b = run as (fr: Frame) => Signal;
+      return {
+        fn: (fr: Frame): Signal => {
+          const st = fr.st;
+          for (;;) {
+            if ((st.fuelLeft -= cost) < 0) fuelOverflow();
+            if ((++st.ticks & 1023) === 0) st.tick();
+            if (!isTruthy(c(fr))) return NORMAL;
+            const signal = b(fr);
+            if (signal === BREAK) return NORMAL;
+            if (signal === RETURN) return RETURN;
+          }
+        },
+        isAsync: false,
+      };
+    }
+    const condAsync = condition.isAsync;
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        const st = fr.st;
+        for (;;) {
+          if ((st.fuelLeft -= cost) < 0) fuelOverflow();
+          if ((++st.ticks & 1023) === 0) st.tick();
+          const value = (condAsync ? await cond(fr) : cond(fr)) as Value;
+          if (!isTruthy(value)) return NORMAL;
+          const signal = (await run(fr)) as Signal;
+          if (signal === BREAK) return NORMAL;
+          if (signal === RETURN) return RETURN;
+        }
+      },
+      isAsync: true,
+    };
+  }
+
+  /** A setter for one assignment target, plus the static cost of evaluating its index. */
+  private compileTarget(target: AssignStmt['targets'][number]): {
+    set: (fr: Frame, value: Value) => void;
+    index: CExpr | null;
+    setIndexed: ((fr: Frame, key: Value, value: Value) => void) | null;
+  } {
+    if (target.kind === 'var') {
+      const slot = this.lookupVar(target.name, target);
+      const index = slot.slot;
+      const check = slot.check;
+      return {
+        set: (fr, value) => {
+          fr.s[index] = check(value);
+        },
+        index: null,
+        setIndexed: null,
+      };
+    }
+    if (target.kind === 'extend') {
+      const name = target.name;
+      if (SYSTEM_VAR_NAMES.has(name)) fail(`system variable $${name} cannot be changed`, target);
+      return { set: (fr, value) => writeExtend(fr.st, name, value), index: null, setIndexed: null };
+    }
+    const container = target.target;
+    const key = this.compileExpr(target.index);
+    if (container.kind === 'var') {
+      const slot = this.lookupVar(container.name, container).slot;
+      return {
+        set: () => undefined,
+        index: key,
+        setIndexed: (fr, k, value) => setIndex(fr.s[slot], k, value),
+      };
+    }
+    const name = container.name;
+    if (SYSTEM_VAR_NAMES.has(name)) fail(`system variable $${name} cannot be changed`, container);
+    return {
+      set: () => undefined,
+      index: key,
+      setIndexed: (fr, k, value) => {
+        if (fr.st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
+        setIndex(readExtend(fr.st, name), k, value);
+      },
+    };
+  }
+
+  private compileAssign(stmt: AssignStmt): CStmt {
+    const value =
+      stmt.value.kind === 'call' || stmt.value.kind === 'extendCall'
+        ? this.compileCallLike(stmt.value, stmt.targets.length === 1)
+        : this.compileExpr(stmt.value);
+    const targets = stmt.targets.map((t) => this.compileTarget(t));
+    const indexCost = targets.reduce((sum, t) => sum + (t.index ? t.index.cost : 0), 0);
+    const cost = 1 + value.cost + indexCost + targets.length;
+    const isAsync = value.isAsync || targets.some((t) => t.index?.isAsync);
+    const get = value.fn;
+    if (targets.length === 1) {
+      const target = targets[0];
+      if (!isAsync) {
+        const v = get as (fr: Frame) => Value;
+        if (target.index === null) {
+          const set = target.set;
+          return {
+            fn: (fr: Frame): Signal => {
+              if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+              set(fr, v(fr));
+              return NORMAL;
+            },
+            isAsync: false,
+          };
+        }
+        const k = target.index.fn as (fr: Frame) => Value;
+        const setIndexed = target.setIndexed!;
+        return {
+          fn: (fr: Frame): Signal => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            const key = k(fr);
+            setIndexed(fr, key, v(fr));
+            return NORMAL;
+          },
+          isAsync: false,
+        };
+      }
+    }
+    const count = targets.length;
+    const assignAll = (fr: Frame, keys: Value[], result: unknown): void => {
+      let values: Value[];
+      if (count === 1) values = [singleValue(result as FuncResult)];
+      else {
+        if (!(result instanceof Results) || result.values.length !== count) {
+          const got = result instanceof Results ? result.values.length : 1;
+          throw panic(`assignment mismatch: ${count} variables but ${got} values`);
+        }
+        values = result.values;
+      }
+      for (let i = 0; i < count; i++) {
+        const target = targets[i];
+        if (target.setIndexed) target.setIndexed(fr, keys[i], values[i]);
+        else target.set(fr, values[i]);
+      }
+    };
+    if (!isAsync) {
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          const keys = targets.map((t) => (t.index ? (t.index.fn(fr) as Value) : null));
+          assignAll(fr, keys, get(fr));
+          return NORMAL;
+        },
+        isAsync: false,
+      };
+    }
+    const valueAsync = value.isAsync;
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+        const keys: Value[] = [];
+        for (const t of targets)
+          keys.push(t.index ? ((t.index.isAsync ? await t.index.fn(fr) : t.index.fn(fr)) as Value) : null);
+        assignAll(fr, keys, valueAsync ? await get(fr) : get(fr));
+        return NORMAL;
+      },
+      isAsync: true,
+    };
+  }
+
+  /** Evaluates expressions left to right into an array. */
+  private listEvaluator(items: CExpr[], spreads?: boolean[]): CExpr {
+    const fns = items.map((i) => i.fn);
+    const count = fns.length;
+    const isAsync = items.some((i) => i.isAsync);
+    const cost = items.reduce((sum, i) => sum + i.cost, 0);
+    const hasSpread = spreads?.some(Boolean) ?? false;
+    if (!isAsync) {
+      const sync = fns as Array<(fr: Frame) => Value>;
+      if (!hasSpread) {
+        if (count === 0) return { fn: () => [], isAsync, cost };
+        if (count === 1) {
+          const a = sync[0];
+          return { fn: (fr: Frame) => [a(fr)], isAsync, cost };
+        }
+        if (count === 2) {
+          const [a, b] = sync;
+          return { fn: (fr: Frame) => [a(fr), b(fr)], isAsync, cost };
+        }
+        return {
+          fn: (fr: Frame) => {
+            const out = new Array<Value>(count);
+            for (let i = 0; i < count; i++) out[i] = sync[i](fr);
+            return out;
+          },
+          isAsync,
+          cost,
+        };
+      }
+      return {
+        fn: (fr: Frame) => {
+          const out: Value[] = [];
+          for (let i = 0; i < count; i++) {
+            const value = sync[i](fr);
+            if (spreads![i]) expandSpread(value, out);
+            else out.push(value);
+          }
+          return out;
+        },
+        isAsync,
+        cost,
+      };
+    }
+    const flags = items.map((i) => i.isAsync);
+    return {
+      fn: async (fr: Frame) => {
+        const out: Value[] = [];
+        for (let i = 0; i < count; i++) {
+          const value = (flags[i] ? await fns[i](fr) : fns[i](fr)) as Value;
+          if (spreads?.[i]) expandSpread(value, out);
+          else out.push(value);
+        }
+        return out;
+      },
+      isAsync,
+      cost,
+    };
+  }
+
+  compileExpr(expr: Expr): CExpr {
+    switch (expr.kind) {
+      case 'literal': {
+        const value = expr.value;
+        return { fn: () => value, isAsync: false, cost: 1 };
+      }
+      case 'var': {
+        const slot = this.lookupVar(expr.name, expr).slot;
+        return { fn: (fr: Frame) => fr.s[slot], isAsync: false, cost: 1 };
+      }
+      case 'extend': {
+        const name = expr.name;
+        return { fn: (fr: Frame) => readExtend(fr.st, name), isAsync: false, cost: 10 };
+      }
+      case 'index': {
+        const key = this.compileExpr(expr.index);
+        const container = this.compileExpr(expr.target);
+        const cost = 1 + key.cost + container.cost;
+        const c = container.fn as (fr: Frame) => Value;
+        if (!key.isAsync) {
+          const k = key.fn as (fr: Frame) => Value;
+          return { fn: (fr: Frame) => indexValue(c(fr), k(fr)), isAsync: false, cost };
+        }
+        const k = key.fn;
+        return { fn: async (fr: Frame) => indexValue(c(fr), (await k(fr)) as Value), isAsync: true, cost };
+      }
+      case 'unary': {
+        const operand = this.compileExpr(expr.operand);
+        const op = expr.operator === '-' ? ops.negate : ops.not;
+        return this.combine1(op, operand);
+      }
+      case 'binary': {
+        const left = this.compileExpr(expr.left);
+        const right = this.compileExpr(expr.right);
+        return this.compileBinary(expr.operator, left, right);
+      }
+      case 'map': {
+        const keys = expr.entries.map(([key]) => key);
+        const values = this.listEvaluator(expr.entries.map(([, value]) => this.compileExpr(value)));
+        const build = (list: Value[]): Value => {
+          const map = new Map<string, Value>();
+          for (let i = 0; i < keys.length; i++) map.set(keys[i], list[i]);
+          return map;
+        };
+        return this.mapList(values, build);
+      }
+      case 'array': {
+        const values = this.listEvaluator(expr.items.map((item) => this.compileExpr(item)));
+        return this.mapList(values, (list) => list);
+      }
+      case 'call':
+      case 'extendCall':
+        return this.compileCallLike(expr, true);
+    }
+  }
+
+  private mapList(list: CExpr, build: (values: Value[]) => Value): CExpr {
+    const cost = 1 + list.cost;
+    const get = list.fn;
+    if (!list.isAsync) return { fn: (fr: Frame) => build(get(fr) as Value[]), isAsync: false, cost };
+    return { fn: async (fr: Frame) => build((await get(fr)) as Value[]), isAsync: true, cost };
+  }
+
+  private combine1(op: (a: Value) => Value, operand: CExpr): CExpr {
+    const get = operand.fn;
+    const cost = 1 + operand.cost;
+    if (!operand.isAsync) {
+      const a = get as (fr: Frame) => Value;
+      return { fn: (fr: Frame) => op(a(fr)), isAsync: false, cost };
+    }
+    return { fn: async (fr: Frame) => op((await get(fr)) as Value), isAsync: true, cost };
+  }
+
+  private compileBinary(operator: string, left: CExpr, right: CExpr): CExpr {
+    const cost = 1 + left.cost + right.cost;
+    if (left.isAsync || right.isAsync) {
+      const op = BINARY_OPS[operator];
+      const l = left.fn;
+      const r = right.fn;
+      const la = left.isAsync;
+      const ra = right.isAsync;
+      return {
+        fn: async (fr: Frame) => {
+          const a = (la ? await l(fr) : l(fr)) as Value;
+          const b = (ra ? await r(fr) : r(fr)) as Value;
+          return op(a, b);
+        },
+        isAsync: true,
+        cost,
+      };
+    }
+    const l = left.fn as (fr: Frame) => Value;
+    const r = right.fn as (fr: Frame) => Value;
+    let fn: (fr: Frame) => Value;
+    // One closure per operator so V8 can inline the operator function at each site.
+    switch (operator) {
+      case '+':
+        fn = (fr) => ops.add(l(fr), r(fr));
+        break;
+      case '-':
+        fn = (fr) => ops.sub(l(fr), r(fr));
+        break;
+      case '*':
+        fn = (fr) => ops.mul(l(fr), r(fr));
+        break;
+      case '/':
+        fn = (fr) => ops.div(l(fr), r(fr));
+        break;
+      case '<':
+        fn = (fr) => ops.lt(l(fr), r(fr));
+        break;
+      case '<=':
+        fn = (fr) => ops.le(l(fr), r(fr));
+        break;
+      case '>':
+        fn = (fr) => ops.gt(l(fr), r(fr));
+        break;
+      case '>=':
+        fn = (fr) => ops.ge(l(fr), r(fr));
+        break;
+      case '==':
+        fn = (fr) => ops.eq(l(fr), r(fr));
+        break;
+      case '!=':
+        fn = (fr) => ops.ne(l(fr), r(fr));
+        break;
+      case '&&':
+        // Both sides are always evaluated, as in the reference.
+        fn = (fr) => {
+          const a = l(fr);
+          const b = r(fr);
+          return isTruthy(a) && isTruthy(b);
+        };
+        break;
+      default:
+        fn = (fr) => {
+          const a = l(fr);
+          const b = r(fr);
+          return isTruthy(a) || isTruthy(b);
+        };
+        break;
+    }
+    return { fn, isAsync: false, cost };
+  }
+
+  private compileArgs(args: CallArg[]): CExpr {
+    return this.listEvaluator(
+      args.map((a) => this.compileExpr(a.expr)),
+      args.map((a) => a.spread),
+    );
+  }
+
+  compileCallLike(expr: CallExpr | ExtendCallExpr, valueContext: boolean): CExpr {
+    if (expr.kind === 'extendCall') {
+      const builtin =
+        this.owner.compileEnv.builtins.get('$' + expr.name) ?? this.owner.compileEnv.builtins.get(expr.name)!;
+      return this.invokeBuiltin(builtin, [this.compileArgs(expr.args)], valueContext);
+    }
+    const steps = this.owner.chainOf(expr, this.unit);
+    let previous: CExpr | null = null;
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
+      const groups = step.groups.map((group, g) => {
+        const list = this.compileArgs(group);
+        if (g === 0 && previous) return this.prepend(previous, list);
+        return list;
+      });
+      const isLast = i === steps.length - 1;
+      previous = this.invoke(step, groups, isLast ? valueContext : true);
+    }
+    return previous!;
+  }
+
+  private prepend(first: CExpr, rest: CExpr): CExpr {
+    const f = first.fn;
+    const r = rest.fn;
+    const cost = first.cost + rest.cost;
+    if (!first.isAsync && !rest.isAsync) {
+      return { fn: (fr: Frame) => [f(fr) as Value, ...(r(fr) as Value[])], isAsync: false, cost };
+    }
+    const fa = first.isAsync;
+    const ra = rest.isAsync;
+    return {
+      fn: async (fr: Frame) => {
+        const head = (fa ? await f(fr) : f(fr)) as Value;
+        const tail = (ra ? await r(fr) : r(fr)) as Value[];
+        return [head, ...tail];
+      },
+      isAsync: true,
+      cost,
+    };
+  }
+
+  private checkArity(
+    expected: readonly [number, number] | null,
+    name: string,
+    groups: CExpr[],
+    step: ChainStep,
+  ): void {
+    if (!expected) return;
+    const main = step.groups[0];
+    if (main.some((a) => a.spread)) return;
+    const count = main.length + (step.chained ? 1 : 0);
+    if (count < expected[0] || count > expected[1]) {
+      if (expected[0] === expected[1])
+        fail(`function ${name} must have ${expected[0]} parameters`, step.position);
+      fail(`wrong count of parameters`, step.position);
+    }
+    void groups;
+  }
+
+  private invoke(step: ChainStep, groups: CExpr[], valueContext: boolean): CExpr {
+    const target = step.target;
+    switch (target.kind) {
+      case 'builtin':
+        if (step.groups.length > 1) fail(`unknown tail for ${target.builtin.name}`, step.position);
+        this.checkArity(target.builtin.params, target.builtin.name, groups, step);
+        return this.invokeBuiltin(target.builtin, groups, valueContext);
+      case 'unit':
+      case 'func': {
+        const declared = target.kind === 'unit' ? target.unit.decl : null;
+        const paramCount = declared
+          ? declared.params.length
+          : target.kind === 'func'
+            ? target.func.params.length
+            : 0;
+        const variadic = declared ? declared.variadic : target.kind === 'func' ? target.func.variadic : false;
+        const name = declared ? declared.name : target.kind === 'func' ? target.func.name : '';
+        const min = variadic ? paramCount - 1 : paramCount;
+        this.checkArity([min, variadic ? Infinity : paramCount], name, groups, step);
+        const results = declared
+          ? declared.results.length
+          : target.kind === 'func'
+            ? target.func.results.length
+            : 1;
+        if (valueContext && results > 1)
+          fail(`multiple-value ${name}() in single-value context`, step.position);
+        const unit = target.kind === 'unit' ? target.unit : null;
+        const fixedFunc = target.kind === 'func' ? target.func : null;
+        const isAsync = unit ? unit.isAsync : fixedFunc!.isAsync;
+        return this.invokeUser(() => (unit ? unit.func! : fixedFunc!), isAsync, groups, step);
+      }
+      case 'contract':
+      case 'extern': {
+        if (step.groups.length > 1) fail(`unexpected tail after a contract call`, step.position);
+        const key = target.key;
+        const args = groups[0];
+        const get = args.fn;
+        const argsAsync = args.isAsync;
+        const env = this.owner.compileEnv;
+        const named = target.kind === 'contract';
+        return {
+          fn: async (fr: Frame) => {
+            const values = (argsAsync ? await get(fr) : get(fr)) as Value[];
+            return singleValue(await env.callByKey(fr.st, key, values, named));
+          },
+          isAsync: true,
+          cost: 1 + args.cost,
+        };
+      }
+    }
+  }
+
+  private invokeUser(resolve: () => CompiledFunc, isAsync: boolean, groups: CExpr[], step: ChainStep): CExpr {
+    const cost = 1 + groups.reduce((sum, g) => sum + g.cost, 0);
+    const argsFn = groups[0].fn;
+    const tailFns = groups.slice(1).map((g) => g.fn);
+    const tailIndexes = step.tailIndexes;
+    const argsAsync = groups.some((g) => g.isAsync);
+    if (!isAsync && !argsAsync) {
+      const getArgs = argsFn as (fr: Frame) => Value[];
+      if (tailFns.length === 0) {
+        return {
+          fn: (fr: Frame) => singleValueOrResults(resolve().call(fr.st, getArgs(fr), null) as FuncResult),
+          isAsync: false,
+          cost,
+        };
+      }
+      return {
+        fn: (fr: Frame) => {
+          const args = getArgs(fr);
+          const tailArgs: Array<Value[] | undefined> = [];
+          for (let i = 0; i < tailFns.length; i++) tailArgs[tailIndexes[i]] = tailFns[i](fr) as Value[];
+          return singleValueOrResults(resolve().call(fr.st, args, tailArgs) as FuncResult);
+        },
+        isAsync: false,
+        cost,
+      };
+    }
+    const flags = groups.map((g) => g.isAsync);
+    return {
+      fn: async (fr: Frame) => {
+        const args = (flags[0] ? await argsFn(fr) : argsFn(fr)) as Value[];
+        let tailArgs: Array<Value[] | undefined> | null = null;
+        if (tailFns.length > 0) {
+          tailArgs = [];
+          for (let i = 0; i < tailFns.length; i++) {
+            tailArgs[tailIndexes[i]] = (flags[i + 1] ? await tailFns[i](fr) : tailFns[i](fr)) as Value[];
+          }
+        }
+        const result = resolve().call(fr.st, args, tailArgs);
+        return singleValueOrResults((isThenable(result) ? await result : result) as FuncResult);
+      },
+      isAsync: true,
+      cost,
+    };
+  }
+
+  private invokeBuiltin(builtin: Builtin, groups: CExpr[], valueContext: boolean): CExpr {
+    const args = groups[0];
+    const cost = 1 + args.cost;
+    const fn = builtin.fn;
+    const priceKey = builtin.priceKey;
+    const defaultPrice = builtin.price;
+    const name = builtin.name;
+    const get = args.fn;
+    const charge = (st: ExecState): void => {
+      const price = st.prices.get(priceKey);
+      if ((st.fuelLeft -= price === undefined ? defaultPrice : price) < 0) fuelOverflow();
+    };
+    if (!builtin.async && !args.isAsync) {
+      const getArgs = get as (fr: Frame) => Value[];
+      return {
+        fn: (fr: Frame) => {
+          const values = getArgs(fr);
+          const st = fr.st;
+          charge(st);
+          const result = fn(st, ...values);
+          if (isThenable(result))
+            throw panic(`built-in ${name} returned a promise but is registered as synchronous`);
+          if (result === undefined) return null;
+          return valueContext && result instanceof Results ? singleValue(result) : result;
+        },
+        isAsync: false,
+        cost,
+      };
+    }
+    const argsAsync = args.isAsync;
+    return {
+      fn: async (fr: Frame) => {
+        const values = (argsAsync ? await get(fr) : get(fr)) as Value[];
+        const st = fr.st;
+        charge(st);
+        const result = await fn(st, ...values);
+        if (result === undefined) return null;
+        return valueContext && result instanceof Results ? singleValue(result) : result;
+      },
+      isAsync: true,
+      cost,
+    };
+  }
+}
+
+/** Results pass through for multi-assignment; callers in value context are checked at compile time. */
+function singleValueOrResults(result: FuncResult): FuncResult {
+  return result;
+}
+
+const BINARY_OPS: Record<string, (a: Value, b: Value) => Value> = {
+  '+': ops.add,
+  '-': ops.sub,
+  '*': ops.mul,
+  '/': ops.div,
+  '<': ops.lt,
+  '<=': ops.le,
+  '>': ops.gt,
+  '>=': ops.ge,
+  '==': ops.eq,
+  '!=': ops.ne,
+  '&&': ops.and,
+  '||': ops.or,
+};
+
+export { SourceCompiler };

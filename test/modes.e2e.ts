@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
+import { expectRestError, expectShape } from './support/wire';
+
+// The embedded database is one PGlite instance per process (typeorm-pglite keeps it globally), so these
+// nodes run one after the other: each test stops its node before the next one starts.
+let running: { node: TestNode; db: TestDatabase } | undefined;
+
+async function boot(env: Record<string, string>) {
+  await shutdown();
+  const db = await createTestDatabase();
+  const node = await startNode({ databaseUrl: db.url, env });
+  running = { node, db };
+  return node;
+}
+
+async function shutdown() {
+  if (!running) return;
+  await running.node.stop(true);
+  await running.db.drop();
+  running = undefined;
+}
+
+afterAll(shutdown);
+
+describe('CLB mode', () => {
+  it('has no blockchain routes, and says clb at login', async () => {
+    const node = await boot({ NODE_MODE: 'clb' });
+    for (const path of [
+      '/api/v2/maxblockid',
+      '/api/v2/block/1',
+      '/api/v2/ecosystemname?id=1',
+      '/api/v2/metrics/keys',
+    ]) {
+      expectRestError(await node.client.get(path), 404, 'E_NOTFOUND');
+    }
+    expect((await node.client.get('/api/v2/version')).status).toBe(200);
+    expect((await node.client.get('/api/v2/keyinfo/0000-0000-0000-0000-5555')).status).toBe(200);
+    expect((await node.client.login(node.founderKey)).raw.clb).toBe(true);
+  });
+});
+
+describe('P-256 with SHA-256 (the crypto Weaver speaks)', () => {
+  it('reports its crypto and logs the founder in over REST and JSON-RPC', async () => {
+    const node = await boot({
+      CRYPTOER: 'ECC_P256',
+      HASHER: 'SHA256',
+      NETWORK_ID: '7',
+      CENTRIFUGO_URL: 'http://127.0.0.1:8000',
+    });
+    const uid = await node.client.get('/api/v2/getuid');
+    expect(uid.body).toMatchObject({ network_id: '7', cryptoer: 'ECC_P256', hasher: 'SHA256' });
+    const session = await node.client.login(node.founderKey);
+    expect(session.raw.isowner).toBe(true);
+    expect(session.account).toBe(node.client.accountOf(node.founderKey));
+    const rpc = await node.client.loginRpc(node.founderKey);
+    expect(rpc.keyId).toBe(session.keyId);
+    expect((await node.client.get('/api/v2/config/centrifugo')).body).toBe('http://127.0.0.1:8000');
+    expect(await node.client.rpc('ibax.getConfig', ['centrifugo'])).toEqual({
+      centrifugo: 'http://127.0.0.1:8000',
+    });
+    expectShape((await node.client.get('/api/v2/network')).body, {
+      network_id: 'string',
+      centrifugo_url: 'string',
+      test: 'boolean',
+      private: 'boolean',
+      honor_nodes: 'array',
+    });
+  });
+});
+
+describe('JSON-RPC switched off', () => {
+  it('answers / with 404 and keeps REST', async () => {
+    const node = await boot({ JSONRPC_ENABLED: 'false' });
+    const answer = await node.client.rpcRaw({ jsonrpc: '2.0', id: 1, method: 'net.status' });
+    expectRestError(answer, 404, 'E_NOTFOUND');
+    expect((await node.client.get('/api/v2/maxblockid')).status).toBe(200);
+  });
+});
