@@ -45,8 +45,11 @@ export function goJsonFloat(x: number): string {
   const { digits, exponent } = shortestDigits(x);
   if (abs < 1e-6 || abs >= 1e21) {
     const mantissa = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    // Go writes e+21 but cleans e-07 up to e-7.
     const expAbs = Math.abs(exponent);
-    return sign + mantissa + 'e' + (exponent < 0 ? '-' : '+') + (expAbs < 10 ? '0' + expAbs : String(expAbs));
+    return (
+      sign + mantissa + (exponent < 0 ? 'e-' + expAbs : 'e+' + (expAbs < 10 ? '0' + expAbs : String(expAbs)))
+    );
   }
   return sign + plainFromDigits(digits, exponent);
 }

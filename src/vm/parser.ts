@@ -709,6 +709,11 @@ class Parser {
     this.fail('unexpected lexeme; expecting string, int value or variable');
   }
 
+  /** Literal elements cannot be expressions: an operator after one is reported as such. */
+  private rejectExpressionInLiteral(): void {
+    if (this.token.kind === 'op') this.fail('unexpected lexeme; expecting string, int value or variable');
+  }
+
   private parseMapKey(): string {
     const token = this.token;
     if (token.kind === 'ident' || token.kind === 'keyword' || token.kind === 'string') {
@@ -732,6 +737,7 @@ class Parser {
       this.next();
       this.skipNewlines();
       entries.push([key, this.parseLiteralElement()]);
+      this.rejectExpressionInLiteral();
       this.skipNewlines();
       if (this.isPunct(',')) {
         this.next();
@@ -771,6 +777,7 @@ class Parser {
       } else {
         items.push(this.parseLiteralElement());
       }
+      this.rejectExpressionInLiteral();
       this.skipNewlines();
       if (this.isPunct(',')) {
         this.next();

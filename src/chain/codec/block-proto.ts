@@ -206,7 +206,7 @@ function objectToWire(type: Type, object: Plain, path: string): Plain {
   return wire;
 }
 
-function scalarFromWire(field: Field, value: unknown): unknown {
+function valueFromWire(field: Field, value: unknown): unknown {
   if (LONG_TYPES.has(field.type)) return BigInt(value as string);
   if (field.resolvedType instanceof Type) {
     return value === null || value === undefined ? null : objectFromWire(field.resolvedType, value as Plain);
@@ -221,8 +221,8 @@ function objectFromWire(type: Type, wire: Plain): Plain {
   for (const field of type.fieldsArray) {
     const value = wire[field.name];
     object[field.name] = field.repeated
-      ? (value as unknown[]).map((item) => scalarFromWire(field, item))
-      : scalarFromWire(field, value);
+      ? (value as unknown[]).map((item) => valueFromWire(field, item))
+      : valueFromWire(field, value);
   }
   return object;
 }

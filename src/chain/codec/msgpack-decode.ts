@@ -6,6 +6,7 @@
 import { CodecError } from './errors';
 import { MsgExt, MsgFloat, MsgInt, MsgMap, MsgValue, msgTypeName } from './msgpack-value';
 
+/** Deeper than any transaction needs; keeps hostile nesting from exhausting the stack. */
 const MAX_DEPTH = 256;
 
 const textDecoder = new TextDecoder('utf-8', { fatal: true });

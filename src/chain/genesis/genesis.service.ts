@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config';
-import { bytesToHex, publicKeyHex04, utf8 } from '../../crypto';
-import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
+import { publicKeyHex04, utf8 } from '../../crypto';
+import { DatabaseService, type Sql } from '../../database/database.service';
 import { buildBlock, buildFirstBlockTransaction } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
+import type { NodeKeys } from '../node-keys';
+import type { SeedRow } from './ecosystem-seed';
 import { FOUNDER_INITIAL_UTXO, firstEcosystemRows } from './first-ecosystem';
 import { idAllocator, insertRows } from './row-writer';
 
@@ -45,91 +47,43 @@ export class GenesisService implements OnModuleInit {
     this.logger.log(`wrote genesis block 1 ${block.hash.toString('hex')}`);
   }
 
-  /** The genesis state and block, deterministic given the keys, the config and `timeMs`. */
+  /** Writes the genesis state and block (composed by `composeGenesis`) with `sql`. */
   async writeGenesis(sql: Sql, timeMs: number): Promise<GenesisBlock> {
-    const { node, founder } = this.identity.keys;
-    const hasher = this.crypto.hasher;
-    const time = BigInt(Math.floor(timeMs / 1000));
-    const firstTx = buildFirstBlockTransaction(
-      {
-        keyId: founder.keyId,
-        time,
-        publicKey: founder.publicKey,
-        nodePublicKey: node.publicKey,
-        stopNetworkCertBundle: new Uint8Array(),
-        test: this.config.chainTest,
-        privateBlockchain: true,
-      },
-      BigInt(timeMs),
-      (data) => hasher.hash(data),
-    );
-    const initialHash = hasher.hash(utf8('0'));
-    const block = buildBlock({
-      header: {
-        blockId: 1n,
-        timestamp: time,
-        ecosystemId: 0n,
-        keyId: founder.keyId,
-        nodePosition: 0n,
-        version: BLOCK_VERSION,
-        consensusMode: 1,
-        candidateNodes: new Uint8Array(),
-        networkId: this.config.networkId,
-      },
-      rollbacksHash: initialHash,
-      prevHeader: { blockId: 0n, blockHash: hasher.doubleHash(utf8('0')), rollbacksHash: initialHash },
-      txs: [firstTx.bytes],
-      hash: (data) => hasher.hash(data),
-      sign: (message) => this.crypto.signer.sign(node.privateKey, message),
+    const genesis = composeGenesis({
+      keys: this.identity.keys,
+      crypto: this.crypto,
+      config: this.config,
+      timeMs,
     });
-
-    const honorNodes = JSON.stringify([
-      {
-        tcp_address: this.config.tcpAddress,
-        api_address: this.config.apiAddress,
-        public_key: publicKeyHex04(node.publicKey),
-        unban_time: '0',
-        stopped: false,
-      },
-    ]);
-    const rows = firstEcosystemRows({
-      ecosystemId: 1n,
-      founderKeyId: founder.keyId,
-      founderPublicKey: founder.publicKey,
-      nodeKeyId: node.keyId,
-      nodePublicKey: node.publicKey,
-      address: (keyId) => this.crypto.address(keyId),
-      nextId: idAllocator(),
-      time: new Date(Number(time) * 1000),
-      honorNodes,
-      test: this.config.chainTest,
-    });
-    await insertRows(sql, rows);
-
-    const txHash = Buffer.from(firstTx.txHash);
-    const blockHash = Buffer.from(block.blockHash);
-    const rollbacksHash = Buffer.from(initialHash);
+    const { block, founderKeyId, founderUtxo } = genesis;
+    await insertRows(sql, genesis.rows);
     await sql.query(
       `INSERT INTO "spent_info" ("output_tx_hash", "output_index", "output_key_id", "output_value", "ecosystem", "block_id", "type")
        VALUES ($1, 0, $2, $3, 1, 1, $4)`,
-      [txHash, founder.keyId.toString(), FOUNDER_INITIAL_UTXO.toString(), UTXO_FIRST_BLOCK],
+      [block.txHash, founderKeyId.toString(), founderUtxo.toString(), UTXO_FIRST_BLOCK],
     );
     await sql.query(
       `INSERT INTO "block_chain" ("id", "hash", "rollbacks_hash", "data", "ecosystem_id", "key_id", "node_position", "time", "tx", "consensus_mode")
        VALUES (1, $1, $2, $3, 0, $4, 0, $5, 1, 1)`,
-      [blockHash, rollbacksHash, Buffer.from(block.bytes), founder.keyId.toString(), time.toString()],
+      [block.hash, block.rollbacksHash, block.data, founderKeyId.toString(), block.time.toString()],
     );
     await sql.query(
       `INSERT INTO "info_block" ("hash", "rollbacks_hash", "block_id", "node_position", "ecosystem_id", "key_id", "time", "current_version", "sent", "consensus_mode")
        VALUES ($1, $2, 1, 0, 0, $3, $4, $5, 0, 1)`,
-      [blockHash, rollbacksHash, founder.keyId.toString(), time.toString(), String(BLOCK_VERSION)],
+      [
+        block.hash,
+        block.rollbacksHash,
+        founderKeyId.toString(),
+        block.time.toString(),
+        String(BLOCK_VERSION),
+      ],
     );
     await sql.query(
       `INSERT INTO "log_transactions" ("hash", "block", "timestamp", "contract_name", "address", "ecosystem_id", "status")
        VALUES ($1, 1, $2, '', $3, 1, 0)`,
-      [txHash, String(timeMs), founder.keyId.toString()],
+      [block.txHash, String(timeMs), founderKeyId.toString()],
     );
-    return { hash: blockHash, rollbacksHash, data: Buffer.from(block.bytes), time, txHash };
+    return block;
   }
 
   /** A chain made with another node key cannot be served by this one: its blocks would not verify. */
@@ -156,6 +110,92 @@ export class GenesisService implements OnModuleInit {
   }
 }
 
-export function hexOf(bytes: unknown): string {
-  return bytesToHex(asBuffer(bytes));
+export interface GenesisInput {
+  keys: NodeKeys;
+  crypto: NodeCrypto;
+  config: Pick<AppConfig, 'networkId' | 'tcpAddress' | 'apiAddress' | 'chainTest'>;
+  timeMs: number;
+}
+
+export interface Genesis {
+  block: GenesisBlock;
+  rows: SeedRow[];
+  founderKeyId: bigint;
+  founderUtxo: bigint;
+}
+
+/**
+ * The genesis state and block 1, deterministic given the keys, the config and the time: the FirstBlock
+ * transaction, its block (merkle root, hash and node signature by formats.md §3.2–§3.4) and the rows of
+ * ecosystem 1.
+ */
+export function composeGenesis({ keys, crypto, config, timeMs }: GenesisInput): Genesis {
+  const { node, founder } = keys;
+  const hasher = crypto.hasher;
+  const time = BigInt(Math.floor(timeMs / 1000));
+  const firstTx = buildFirstBlockTransaction(
+    {
+      keyId: founder.keyId,
+      time,
+      publicKey: founder.publicKey,
+      nodePublicKey: node.publicKey,
+      stopNetworkCertBundle: new Uint8Array(),
+      test: config.chainTest,
+      privateBlockchain: true,
+    },
+    BigInt(timeMs),
+    (data) => hasher.hash(data),
+  );
+  const initialHash = hasher.hash(utf8('0'));
+  const built = buildBlock({
+    header: {
+      blockId: 1n,
+      timestamp: time,
+      ecosystemId: 0n,
+      keyId: founder.keyId,
+      nodePosition: 0n,
+      version: BLOCK_VERSION,
+      consensusMode: 1,
+      candidateNodes: new Uint8Array(),
+      networkId: config.networkId,
+    },
+    rollbacksHash: initialHash,
+    prevHeader: { blockId: 0n, blockHash: hasher.doubleHash(utf8('0')), rollbacksHash: initialHash },
+    txs: [firstTx.bytes],
+    hash: (data) => hasher.hash(data),
+    sign: (message) => crypto.signer.sign(node.privateKey, message),
+  });
+  const honorNodes = JSON.stringify([
+    {
+      tcp_address: config.tcpAddress,
+      api_address: config.apiAddress,
+      public_key: publicKeyHex04(node.publicKey),
+      unban_time: '0',
+      stopped: false,
+    },
+  ]);
+  const rows = firstEcosystemRows({
+    ecosystemId: 1n,
+    founderKeyId: founder.keyId,
+    founderPublicKey: founder.publicKey,
+    nodeKeyId: node.keyId,
+    nodePublicKey: node.publicKey,
+    address: (keyId) => crypto.address(keyId),
+    nextId: idAllocator(),
+    time: new Date(Number(time) * 1000),
+    honorNodes,
+    test: config.chainTest,
+  });
+  return {
+    block: {
+      hash: Buffer.from(built.blockHash),
+      rollbacksHash: Buffer.from(initialHash),
+      data: Buffer.from(built.bytes),
+      time,
+      txHash: Buffer.from(firstTx.txHash),
+    },
+    rows,
+    founderKeyId: founder.keyId,
+    founderUtxo: FOUNDER_INITIAL_UTXO,
+  };
 }

@@ -151,7 +151,7 @@ export const collectionCases: ConformanceCase[] = [
   },
   {
     name: 'JSONEncode of money is a string',
-    source: expr('JSONEncode({m: Money("12.5")})'),
+    source: action('    var m money\n    m = Money("12.5")\n    $result = JSONEncode({m: m})'),
     expect: { result: '{"m":"12.5"}' },
   },
   {
@@ -161,8 +161,10 @@ export const collectionCases: ConformanceCase[] = [
   },
   {
     name: 'JSONEncode of floats like Go',
-    source: expr('JSONEncode([1.5, 1000000.0 * 1000000.0 * 1000000000.0, 0.0000001 * 1.0, 2.0])'),
-    expect: { result: '[1.5,1e+21,1e-7,2]' },
+    source: action(
+      '    var big, small float\n    big = 1000000.0 * 1000000.0 * 1000000000.0\n    small = 0.0000001 * 1.0\n    $result = JSONEncode([1.5, big, small, 2.0, 0.000001])',
+    ),
+    expect: { result: '[1.5,1e+21,1e-7,2,0.000001]' },
   },
   {
     name: 'JSONEncode of nil and bools',

@@ -2,7 +2,7 @@ import type { Value } from '../values';
 
 export type Expectation =
   | { result: string }
-  | { error: { type: 'error' | 'warning' | 'info' | 'panic'; message: string } }
+  | { error: { type: 'error' | 'warning' | 'info' | 'panic'; message: string; exact?: boolean } }
   | { compileError: { message: string; line: number; col: number } };
 
 export interface ConformanceCase {

@@ -1,0 +1,130 @@
+import { expr, type ConformanceCase } from './types';
+
+export const formatCases: ConformanceCase[] = [
+  {
+    name: 'Sprintf common verbs',
+    source: expr('Sprintf("%d|%s|%v|%q|%x|%t|%%", 5, "s", 1.5, "q", 255, true)'),
+    expect: { result: '5|s|1.5|"q"|ff|true|%' },
+  },
+  { name: 'Sprintf %.2f', source: expr('Sprintf("%.2f", 3.14159)'), expect: { result: '3.14' } },
+  {
+    name: 'Sprintf %f default precision',
+    source: expr('Sprintf("%f", 1.0)'),
+    expect: { result: '1.000000' },
+  },
+  { name: 'Sprintf missing argument', source: expr('Sprintf("%d")'), expect: { result: '%!d(MISSING)' } },
+  {
+    name: 'Sprintf wrong type for %d',
+    source: expr('Sprintf("%d", "x")'),
+    expect: { result: '%!d(string=x)' },
+  },
+  {
+    name: 'Sprintf extra argument',
+    source: expr('Sprintf("a", 1)'),
+    expect: { result: 'a%!(EXTRA int64=1)' },
+  },
+  {
+    name: 'Sprintf extra arguments of several types',
+    source: expr('Sprintf("a", "s", nil)'),
+    expect: { result: 'a%!(EXTRA string=s, <nil>)' },
+  },
+  {
+    name: 'Sprintf width and flags',
+    source: expr('Sprintf("%5d|%-5s|%05d", 42, "ab", 7)'),
+    expect: { result: '   42|ab   |00007' },
+  },
+  { name: 'Sprintf %v of nil', source: expr('Sprintf("%v", nil)'), expect: { result: '<nil>' } },
+  { name: 'Sprintf %s of int', source: expr('Sprintf("%s", 5)'), expect: { result: '%!s(int64=5)' } },
+  {
+    name: 'Sprintf %v of array and map',
+    source: expr('Sprintf("%v %v", [1, 2], {a: true})'),
+    expect: { result: '[1 2] map[a:true]' },
+  },
+  { name: 'Sprintf %x of string', source: expr('Sprintf("%x", "hi")'), expect: { result: '6869' } },
+  { name: 'Sprintf %X of int', source: expr('Sprintf("%X", 255)'), expect: { result: 'FF' } },
+  { name: 'Sprintf %v of money', source: expr('Sprintf("%v", Money("12.30"))'), expect: { result: '12.3' } },
+  { name: 'Sprintf %s of money', source: expr('Sprintf("%s", Money(5))'), expect: { result: '5' } },
+  {
+    name: 'Sprintf rounds half to even like Go',
+    source: expr('Sprintf("%.1f", 0.25)'),
+    expect: { result: '0.2' },
+  },
+  {
+    name: 'Sprintf rounds non-ties normally',
+    source: expr('Sprintf("%.1f", 0.26)'),
+    expect: { result: '0.3' },
+  },
+  { name: 'Sprintf %q escapes', source: expr('Sprintf("%q", "a\\nb\\"")'), expect: { result: '"a\\nb\\""' } },
+  {
+    name: 'Sprintf %v of large float',
+    source: expr('Sprintf("%v", 1000000.0 * 1000000.0)'),
+    expect: { result: '1e+12' },
+  },
+  {
+    name: 'Sprintf negative int in %d and %x',
+    source: expr('Sprintf("%d %x", -5, -255)'),
+    expect: { result: '-5 -ff' },
+  },
+  { name: 'Sprintf %g', source: expr('Sprintf("%g", 0.000012)'), expect: { result: '1.2e-05' } },
+  { name: 'Sprintf %e', source: expr('Sprintf("%e", 1234.5)'), expect: { result: '1.234500e+03' } },
+  {
+    name: 'Sprintf %v of a seven-digit float',
+    source: expr('Sprintf("%v", 123456.0 * 10.0)'),
+    expect: { result: '1.23456e+06' },
+  },
+  {
+    name: 'Sprintf %s applies to array elements',
+    source: expr('Sprintf("%s", [1, "a"])'),
+    expect: { result: '[%!s(int64=1) a]' },
+  },
+  { name: 'Sprintf %d of an int array', source: expr('Sprintf("%d", [1, 2])'), expect: { result: '[1 2]' } },
+  {
+    name: 'Sprintf %v of bytes',
+    source: expr('Sprintf("%v", StringToBytes("A"))'),
+    expect: { result: '[65]' },
+  },
+  {
+    name: 'Sprintf %s of bytes',
+    source: expr('Sprintf("%s", StringToBytes("hi"))'),
+    expect: { result: 'hi' },
+  },
+  { name: 'Sprintf %t of int', source: expr('Sprintf("%t", 1)'), expect: { result: '%!t(int64=1)' } },
+  {
+    name: 'Sprintf width and precision of float',
+    source: expr('Sprintf("%8.3f|", 3.14159)'),
+    expect: { result: '   3.142|' },
+  },
+  { name: 'Sprintf plus flag', source: expr('Sprintf("%+d", 5)'), expect: { result: '+5' } },
+  { name: 'Sprintf %c', source: expr('Sprintf("%c", 65)'), expect: { result: 'A' } },
+  { name: 'Sprintf %v of negative float', source: expr('Sprintf("%v", -0.5)'), expect: { result: '-0.5' } },
+  { name: 'Sprintf unknown verb', source: expr('Sprintf("%z", 1)'), expect: { result: '%!z(int64=1)' } },
+  {
+    name: 'Sprintf trailing percent',
+    source: expr('Sprintf("%", 1)'),
+    expect: { result: '%!(NOVERB)%!(EXTRA int64=1)' },
+  },
+  { name: 'Sprintf %v of empty map', source: expr('Sprintf("%v", {})'), expect: { result: 'map[]' } },
+  {
+    name: 'Sprintf negative tie with width',
+    source: expr('Sprintf("%5.1f", -2.25)'),
+    expect: { result: ' -2.2' },
+  },
+  {
+    name: 'Sprintf %v of a map of maps',
+    source: expr('Sprintf("%v", {a: {b: 1}, c: []})'),
+    expect: { result: 'map[a:map[b:1] c:[]]' },
+  },
+  { name: 'Str of one third', source: expr('Str(1.0 / 3.0)'), expect: { result: '0.3333333333333333' } },
+  { name: 'Str of a whole float', source: expr('Str(100.0 * 3.0)'), expect: { result: '300' } },
+  {
+    name: 'Str of a big int',
+    source: expr('Str(9223372036854775807)'),
+    expect: { result: '9223372036854775807' },
+  },
+  { name: 'Str of a string is the string', source: expr('Str("s")'), expect: { result: 's' } },
+  {
+    name: 'Sprintf %v of int and bool',
+    source: expr('Sprintf("%v|%v", true, 2)'),
+    expect: { result: 'true|2' },
+  },
+];
