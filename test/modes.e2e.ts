@@ -23,6 +23,19 @@ async function shutdown() {
 
 afterAll(shutdown);
 
+/** DER (SEQUENCE of two INTEGERs) of a 64-byte r‖s signature, as jsrsasign in Weaver produces. */
+function derSignature(compactHex: string): string {
+  const integer = (bytes: Buffer) => {
+    let trimmed = bytes;
+    while (trimmed.length > 1 && trimmed[0] === 0) trimmed = trimmed.subarray(1);
+    if (trimmed[0] & 0x80) trimmed = Buffer.concat([Buffer.of(0), trimmed]);
+    return Buffer.concat([Buffer.of(0x02, trimmed.length), trimmed]);
+  };
+  const compact = Buffer.from(compactHex, 'hex');
+  const body = Buffer.concat([integer(compact.subarray(0, 32)), integer(compact.subarray(32))]);
+  return Buffer.concat([Buffer.of(0x30, body.length), body]).toString('hex');
+}
+
 describe('CLB mode', () => {
   it('has no blockchain routes, and says clb at login', async () => {
     const node = await boot({ NODE_MODE: 'clb' });
@@ -56,6 +69,22 @@ describe('P-256 with SHA-256 (the crypto Weaver speaks)', () => {
     const rpc = await node.client.loginRpc(node.founderKey);
     expect(rpc.keyId).toBe(session.keyId);
     expect((await node.client.get('/api/v2/config/centrifugo')).body).toBe('http://127.0.0.1:8000');
+
+    // Weaver's dialect: multipart, 65-byte public key with 04, DER signature.
+    const weaverUid = await node.client.get('/api/v2/getuid', { token: null });
+    const signed = node.client.signLogin(node.founderKey, weaverUid.body.network_id, weaverUid.body.uid);
+    const weaver = await node.client.postMultipart(
+      '/api/v2/login',
+      {
+        pubkey: '04' + signed.publicKey,
+        signature: derSignature(signed.signature),
+        ecosystem: '1',
+        expire: '7776000',
+      },
+      { token: weaverUid.body.token },
+    );
+    expect(weaver.status).toBe(200);
+    expect(weaver.body.key_id).toBe(session.keyId);
     expect(await node.client.rpc('ibax.getConfig', ['centrifugo'])).toEqual({
       centrifugo: 'http://127.0.0.1:8000',
     });
