@@ -11,6 +11,8 @@ import { GenesisService } from './chain/genesis/genesis.service';
 import { NodeIdentity } from './chain/node-identity.service';
 import { PlatformParametersService } from './chain/platform-parameters.service';
 import { CoreModule } from './common/core.module';
+import { ContractsController, ContractsRpc } from './contracts/contracts.api';
+import { ContractsService } from './contracts/contracts.service';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
 import { GoJsonInterceptor } from './common/http/go-json.interceptor';
 import { ClbRouteGuard, SessionGuard } from './common/http/request-gates';
@@ -49,6 +51,7 @@ export class AppModule {
         BlocksController,
         EcosystemController,
         MetricsController,
+        ContractsController,
         HealthController,
         RpcGatewayController,
       ],
@@ -68,6 +71,8 @@ export class AppModule {
         EcosystemRpc,
         MetricsService,
         MetricsRpc,
+        ContractsService,
+        ContractsRpc,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: GoJsonInterceptor },
         { provide: APP_GUARD, useClass: ClbRouteGuard },

@@ -47,7 +47,16 @@ export const PAGER_HEADER_SNIPPET = [
   '}',
 ].join('\n');
 
+export interface GenesisContract {
+  name: string;
+  source: string;
+  conditions: string;
+  appId: bigint;
+}
+
 export interface FirstEcosystemInput extends EcosystemSeedInput, GenesisPlatformInput {
+  /** The system contracts, in row order (row id = position + 1, contract id = 5000 + row id). */
+  contracts: readonly GenesisContract[];
   nodeKeyId: bigint;
   founderPublicKey: Uint8Array;
   nodePublicKey: Uint8Array;
@@ -88,6 +97,17 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
     });
   }
 
+  for (const contract of input.contracts) {
+    add('1_contracts', {
+      ecosystem: 1,
+      name: contract.name,
+      value: contract.source,
+      wallet_id: 0,
+      token_id: 1,
+      conditions: contract.conditions,
+      app_id: contract.appId,
+    });
+  }
   for (const table of tableMetadataRows()) add('1_tables', { ecosystem: 1, app_id: 1, ...table });
   add('1_menu', {
     ecosystem: 1,

@@ -7,6 +7,7 @@ import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import type { NodeKeys } from '../node-keys';
 import type { SeedRow } from './ecosystem-seed';
+import { SYSTEM_CONTRACTS } from '../../contracts/system';
 import { FOUNDER_INITIAL_UTXO, firstEcosystemRows } from './first-ecosystem';
 import { idAllocator, insertRows } from './row-writer';
 
@@ -37,7 +38,19 @@ export class GenesisService implements OnModuleInit {
     private readonly identity: NodeIdentity,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  private ready?: Promise<void>;
+
+  onModuleInit(): Promise<void> {
+    return this.ensure();
+  }
+
+  /** Resolves once the chain has its genesis (written now if the database is empty). */
+  ensure(): Promise<void> {
+    this.ready ??= this.prepare();
+    return this.ready;
+  }
+
+  private async prepare(): Promise<void> {
     const tip = await this.db.one<{ block_id: string }>('SELECT "block_id" FROM "info_block" LIMIT 1');
     if (tip) {
       await this.checkNodeKey();
@@ -175,6 +188,7 @@ export function composeGenesis({ keys, crypto, config, timeMs }: GenesisInput): 
     },
   ]);
   const rows = firstEcosystemRows({
+    contracts: SYSTEM_CONTRACTS,
     ecosystemId: 1n,
     founderKeyId: founder.keyId,
     founderPublicKey: founder.publicKey,

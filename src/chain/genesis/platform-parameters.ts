@@ -8,6 +8,9 @@ export interface GenesisPlatformInput {
   test: boolean;
 }
 
+import { snakeCase } from '../../vm';
+import { EXEC_ACCESS } from '../../contracts/host/privileged';
+
 const EDIT_PLATFORM_PARAMETER = 'ContractAccess("@1UpdatePlatformParam")';
 
 export function platformParameterRows(
@@ -44,6 +47,13 @@ export function platformParameterRows(
     ['pay_free_contract', '@1CallDelayedContract,@1CheckNodesBan,@1NewUser'],
     ['local_node_ban_time', '60'],
   ];
+  // Who may call each privileged built-in (e.g. CreateTable only from @1NewTable), engines.md §1.11.
+  for (const [builtin, contracts] of Object.entries(EXEC_ACCESS)) {
+    values.push([
+      `access_exec_${snakeCase(builtin)}`,
+      `ContractAccess(${contracts.map((contract) => `"@1${contract}"`).join(', ')})`,
+    ]);
+  }
   return values.map(([name, value]) => ({
     name,
     value,

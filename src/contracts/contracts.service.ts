@@ -1,0 +1,230 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { GenesisService } from '../chain/genesis/genesis.service';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { ApiError } from '../common/api-error';
+import { DatabaseService, type Sql } from '../database/database.service';
+import {
+  CompileError,
+  CONTRACT_ID_OFFSET,
+  Vm,
+  type CompiledContract,
+  type RunResult,
+  type Value,
+} from '../vm';
+import { HOST_BUILTINS, Journal, PRELUDE, TableCatalog, type CallerIdentity, type HostState } from './host';
+import { SYSTEM_CONTRACTS } from './system';
+
+export interface ExecuteRequest {
+  /** The DB transaction the contract runs in (a block's savepoint, or a test's transaction). */
+  sql: Sql;
+  contract: string;
+  params: ReadonlyMap<string, Value>;
+  caller: CallerIdentity;
+  block: { id: bigint; time: bigint; keyId: bigint; nodePosition?: bigint };
+  txHash: Buffer;
+  /** Transaction time, Unix seconds. */
+  time: bigint;
+  lang?: string;
+  fuelLimit?: number;
+  deadline?: number;
+}
+
+export interface ContractRow {
+  id: string;
+  ecosystem: string;
+  name: string;
+  value: string;
+  wallet_id: string;
+  token_id: string;
+  conditions: string;
+  app_id: string;
+}
+
+const GUEST_KEY = -110277540701013350n;
+
+/**
+ * The contract engine of the node: one VM holding every ecosystem's compiled contracts, loaded from
+ * `1_contracts` at start-up, with the host built-ins that reach the database through the transaction a
+ * contract runs in. Contracts created or edited by a transaction are registered inside a VM registry
+ * transaction that follows the database transaction: kept when it commits, dropped when it rolls back.
+ */
+@Injectable()
+export class ContractsService implements OnModuleInit {
+  private readonly logger = new Logger('Contracts');
+  readonly vm: Vm;
+
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly crypto: NodeCrypto,
+    private readonly genesis: GenesisService,
+  ) {
+    this.vm = new Vm();
+    this.vm.builtins.registerAll(HOST_BUILTINS);
+    this.vm.loadPrelude(PRELUDE);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.genesis.ensure();
+    await this.reload(this.db);
+  }
+
+  /** Compiles every contract of every ecosystem from the database (in row order, names resolved late). */
+  async reload(sql: Sql): Promise<void> {
+    const started = Date.now();
+    const rows = await sql.query<ContractRow>(
+      `SELECT "id", "ecosystem", "name", "value", "wallet_id", "token_id", "conditions", "app_id" FROM "1_contracts" ORDER BY "id"`,
+    );
+    for (const row of rows) {
+      try {
+        this.vm.compileSource(row.value, {
+          ecosystem: Number(row.ecosystem),
+          extern: true,
+          meta: {
+            tableId: Number(row.id),
+            walletId: BigInt(row.wallet_id),
+            tokenId: BigInt(row.token_id),
+            conditions: row.conditions,
+            appId: BigInt(row.app_id),
+          },
+        });
+      } catch (error) {
+        // One broken row must not keep the node from serving; it is reported and left out.
+        this.logger.error(
+          `contract ${row.name} (row ${row.id}) does not compile: ${(error as Error).message}`,
+        );
+      }
+    }
+    const prices = await sql.query<{ name: string; value: string }>(
+      `SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" LIKE 'price_exec_%'`,
+    );
+    for (const price of prices) {
+      if (/^\d+$/.test(price.value))
+        (this.vm.options.prices as Map<string, number>).set(price.name, Number(price.value));
+    }
+    if (rows.length > 0) this.logger.log(`compiled ${rows.length} contracts in ${Date.now() - started} ms`);
+  }
+
+  contract(name: string, ecosystem: bigint): CompiledContract | undefined {
+    return this.vm.getContract(name, Number(ecosystem));
+  }
+
+  /** `GET /contract/{name}`: the compiled contract and its row. */
+  async info(name: string, ecosystem: bigint) {
+    const key = this.resolveName(name, ecosystem);
+    const contract = this.vm.registry.getContract(key);
+    if (!contract || !contract.meta.tableId) throw new ApiError('E_CONTRACT', name);
+    let row: ContractRow | undefined;
+    try {
+      row = await this.db.one<ContractRow>(
+        `SELECT "id", "ecosystem", "name", "value", "wallet_id", "token_id", "conditions", "app_id" FROM "1_contracts" WHERE "id" = $1`,
+        [String(contract.meta.tableId)],
+      );
+    } catch {
+      throw new ApiError('E_QUERY');
+    }
+    if (!row) throw new ApiError('E_CONTRACT', name);
+    return {
+      id: contract.meta.tableId + CONTRACT_ID_OFFSET,
+      state: BigInt(contract.ecosystem),
+      tableid: row.id,
+      walletid: row.wallet_id,
+      tokenid: row.token_id,
+      address: this.crypto.address(BigInt(row.wallet_id)),
+      fields: contract.fields.map((field) => ({
+        name: field.name,
+        type: field.type,
+        optional: field.optional,
+      })),
+      name: contract.key,
+      app_id: BigInt(row.app_id),
+      ecosystem: BigInt(row.ecosystem),
+      conditions: row.conditions,
+    };
+  }
+
+  /** No `@` → the caller's ecosystem; `@Name` → ecosystem 1; `@<digits>Name` as written. */
+  private resolveName(name: string, ecosystem: bigint): string {
+    if (!name.startsWith('@')) return `@${ecosystem}${name}`;
+    return /^@\d/.test(name) ? name : `@1${name.slice(1)}`;
+  }
+
+  /** `GET /contracts`: rows of the caller's ecosystem, id ascending. */
+  async list(
+    ecosystem: bigint,
+    offset: bigint,
+    limit: bigint,
+  ): Promise<{ count: bigint; rows: ContractRow[] }> {
+    const count = await this.db.one<{ count: string }>(
+      'SELECT count(*) AS "count" FROM "1_contracts" WHERE "ecosystem" = $1',
+      [ecosystem.toString()],
+    );
+    const rows = await this.db.query<ContractRow>(
+      `SELECT "id", "ecosystem", "name", "value", "wallet_id", "token_id", "conditions", "app_id" FROM "1_contracts"
+        WHERE "ecosystem" = $1 ORDER BY "id" OFFSET $2 LIMIT $3`,
+      [ecosystem.toString(), offset.toString(), limit.toString()],
+    );
+    return { count: BigInt(count?.count ?? 0), rows };
+  }
+
+  /**
+   * Runs a contract as a transaction in `request.sql`. Changes to compiled contracts made by it are kept
+   * only if it succeeds; the caller rolls the database back (savepoint) when it throws.
+   */
+  async execute(request: ExecuteRequest): Promise<RunResult> {
+    const token = this.vm.registry.begin();
+    try {
+      const result = await this.vm.runContract(request.contract, request.params, this.txContext(request), {
+        fuelLimit: request.fuelLimit,
+        deadline: request.deadline,
+        ecosystem: Number(request.caller.ecosystem),
+      });
+      this.vm.registry.commit(token);
+      return result;
+    } catch (error) {
+      this.vm.registry.rollback(token);
+      throw error;
+    }
+  }
+
+  private txContext(request: ExecuteRequest) {
+    const { caller, block } = request;
+    const host: HostState = {
+      sql: request.sql,
+      catalog: new TableCatalog(request.sql),
+      journal: new Journal(request.sql, block.id, request.txHash),
+      crypto: this.crypto,
+      vm: this.vm,
+      caller,
+      block,
+      txHash: request.txHash,
+      lang: request.lang ?? 'en',
+      registerContract: (source, ecosystem, meta) => {
+        this.vm.compileSource(source, { ecosystem: Number(ecosystem), meta: { ...meta } });
+      },
+      ecosystemContracts: () => SYSTEM_CONTRACTS.filter((contract) => contract.perEcosystem),
+    };
+    const vars: Record<string, Value> = {
+      key_id: caller.keyId,
+      account_id: caller.account,
+      ecosystem_id: caller.ecosystem,
+      role_id: caller.roleId,
+      time: request.time,
+      block: block.id,
+      block_time: block.time,
+      block_key_id: block.keyId,
+      node_position: block.nodePosition ?? 0n,
+      txhash: request.txHash.toString('hex'),
+      guest_key: GUEST_KEY,
+      guest_account: this.crypto.address(GUEST_KEY),
+      black_hole_key: 0n,
+      black_hole_account: this.crypto.address(0n),
+      white_hole_key: 5555n,
+      white_hole_account: this.crypto.address(5555n),
+    };
+    return { vars, host };
+  }
+}
+
+export function isCompileError(error: unknown): error is CompileError {
+  return error instanceof CompileError;
+}

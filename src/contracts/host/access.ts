@@ -1,0 +1,215 @@
+import {
+  CompileError,
+  panic,
+  parseExpression,
+  resolveContractKey,
+  type BuiltinContext,
+  type BuiltinDef,
+  type Value,
+} from '../../vm';
+import type { Expr } from '../../vm/ast';
+import { allowed, requireAllowed } from './permissions';
+import { ecosystemOf, effectiveStack, hostOf } from './state';
+import { resolveTable, TableError } from './tables';
+
+function text(value: Value, what: string): string {
+  if (typeof value !== 'string') throw panic(`${what} must be a string`);
+  return value;
+}
+
+function integer(value: Value, what: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
+  throw panic(`${what} must be an integer`);
+}
+
+/** True while one of the named contracts is the one executing (the writer's, inside a permission check). */
+function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {
+  const stack = effectiveStack(ctx);
+  const current = stack[stack.length - 1];
+  if (!current) return false;
+  return names.some(
+    (name) => resolveContractKey(text(name, 'contract name'), ctx.ecosystem || 1) === current,
+  );
+}
+
+/** Runs each named contract's `conditions`; an error they raise is the caller's error. */
+async function contractConditions(ctx: BuiltinContext, ...names: Value[]): Promise<Value> {
+  for (const name of names) {
+    await ctx.vm.runConditions(text(name, 'contract name'), { tx: ctx.tx, ecosystem: ctx.ecosystem || 1 });
+  }
+  return true;
+}
+
+/** The caller holds one of the roles. */
+async function roleAccess(ctx: BuiltinContext, ...ids: Value[]): Promise<Value> {
+  if (ids.length === 0) return false;
+  const host = hostOf(ctx);
+  const roleIds = ids.map((id) => integer(id, 'role id').toString());
+  const row = await host.sql.one(
+    `SELECT 1 FROM "1_roles_participants"
+      WHERE "ecosystem" = $1 AND "deleted" = 0 AND "member"->>'account' = $2 AND "role"->>'id' = ANY($3::text[])`,
+    [ecosystemOf(ctx).toString(), host.caller.account, roleIds],
+  );
+  return row !== undefined;
+}
+
+const CONDITION_FUNCTIONS = new Set(['ContractConditions', 'ContractAccess', 'RoleAccess']);
+
+/** A stored condition may only combine 0, 1, true, false and the three access functions (engines.md §1.11). */
+function checkConditionShape(expr: Expr): void {
+  switch (expr.kind) {
+    case 'literal':
+      if (expr.value === true || expr.value === false || expr.value === 0n || expr.value === 1n) return;
+      break;
+    case 'unary':
+      if (expr.operator === '!') return checkConditionShape(expr.operand);
+      break;
+    case 'binary':
+      if (expr.operator === '&&' || expr.operator === '||') {
+        checkConditionShape(expr.left);
+        return checkConditionShape(expr.right);
+      }
+      break;
+    case 'call':
+      if (!expr.prefixed && CONDITION_FUNCTIONS.has(expr.name) && expr.tails.length === 0) {
+        const literalArgs = expr.args.every(
+          (arg) =>
+            !arg.spread &&
+            arg.expr.kind === 'literal' &&
+            ['string', 'bigint'].includes(typeof arg.expr.value),
+        );
+        if (literalArgs && expr.args.length > 0) return;
+      }
+      break;
+  }
+  throw panic(`condition ${JSON.stringify(expr)} is not allowed`.slice(0, 140));
+}
+
+export function validateConditionText(condition: string): void {
+  const trimmed = condition.trim();
+  if (trimmed === '') throw panic('Conditions cannot be empty');
+  let expr: Expr;
+  try {
+    expr = parseExpression(trimmed);
+  } catch (error) {
+    throw panic(error instanceof CompileError ? `Conditions are wrong: ${error.message}` : String(error));
+  }
+  try {
+    checkConditionShape(expr);
+  } catch {
+    throw panic(
+      `Conditions ${trimmed} are not allowed: use 0, 1, true, false, ContractConditions, ContractAccess or RoleAccess`,
+    );
+  }
+}
+
+function validateCondition(_ctx: BuiltinContext, condition: Value, _ecosystem: Value = null): Value {
+  validateConditionText(text(condition, 'condition'));
+  return null;
+}
+
+/** The ecosystem parameter that says who may change rows of each kind. */
+const CHANGE_PARAMETER: Record<string, string> = {
+  pages: 'changing_page',
+  menu: 'changing_menu',
+  contracts: 'changing_contracts',
+  snippets: 'changing_snippets',
+  languages: 'changing_language',
+  parameters: 'changing_parameters',
+  app_params: 'changing_app_params',
+  tables: 'changing_tables',
+};
+
+async function allowChange(ctx: BuiltinContext, tableName: string): Promise<void> {
+  const parameter = CHANGE_PARAMETER[tableName];
+  if (!parameter) return;
+  const row = await hostOf(ctx).sql.one<{ value: string }>(
+    'SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = $2',
+    [ecosystemOf(ctx).toString(), parameter],
+  );
+  if (row && row.value.trim()) await requireAllowed(ctx, row.value, `${parameter} forbids the change`);
+}
+
+async function allowChangeCondition(ctx: BuiltinContext, table: Value): Promise<Value> {
+  await allowChange(ctx, text(table, 'table name').replace(/^@\d+/, '').toLowerCase());
+  return true;
+}
+
+/** RowConditions(table, id, onlyConditions): the row's own `conditions` (and the changing_* parameter). */
+async function rowConditions(
+  ctx: BuiltinContext,
+  tableArg: Value,
+  idArg: Value,
+  onlyConditions: Value = false,
+): Promise<Value> {
+  const host = hostOf(ctx);
+  let table;
+  try {
+    table = resolveTable(text(tableArg, 'table name'), ecosystemOf(ctx));
+  } catch (error) {
+    throw panic(error instanceof TableError ? error.message : String(error));
+  }
+  const id = integer(idArg, 'id');
+  const params: unknown[] = [id.toString()];
+  let where = '"id" = $1';
+  if (table.shared) {
+    params.push(table.ecosystem.toString());
+    where += ' AND "ecosystem" = $2';
+  }
+  const columns = await host.catalog.columns(table.physical);
+  if (!columns?.has('conditions')) throw panic(`table ${table.name} has no conditions`);
+  const row = await host.sql.one<{ conditions: string }>(
+    `SELECT "conditions" FROM "${table.physical}" WHERE ${where}`,
+    params,
+  );
+  if (!row) throw panic(`Item ${id} has not been found`);
+  if (onlyConditions !== true) await allowChange(ctx, table.name);
+  if (!row.conditions.trim()) throw panic('Access denied');
+  await requireAllowed(ctx, row.conditions, `${table.name} ${id}`);
+  return true;
+}
+
+async function evalBuiltin(ctx: BuiltinContext, condition: Value): Promise<Value> {
+  const textValue = text(condition, 'condition');
+  if (!textValue.trim()) throw panic('The condition is empty');
+  return allowed(ctx, textValue);
+}
+
+/** EvalCondition(table, name, column): the condition stored in a row (by name) must hold. */
+async function evalCondition(
+  ctx: BuiltinContext,
+  tableArg: Value,
+  nameArg: Value,
+  columnArg: Value,
+): Promise<Value> {
+  const host = hostOf(ctx);
+  const table = resolveTable(text(tableArg, 'table name'), ecosystemOf(ctx));
+  const columns = await host.catalog.require(table);
+  const column = columns.get(text(columnArg, 'column').toLowerCase());
+  if (!column || !columns.has('name')) throw panic(`unknown column ${String(columnArg)}`);
+  const params: unknown[] = [text(nameArg, 'name')];
+  let where = '"name" = $1';
+  if (table.shared) {
+    params.push(table.ecosystem.toString());
+    where += ' AND "ecosystem" = $2';
+  }
+  const row = await host.sql.one<Record<string, string>>(
+    `SELECT "${column.name}"::text AS "value" FROM "${table.physical}" WHERE ${where}`,
+    params,
+  );
+  if (!row) throw panic(`${String(nameArg)} has not been found in ${table.name}`);
+  await requireAllowed(ctx, row.value, `${table.name} ${String(nameArg)}`);
+  return true;
+}
+
+export const ACCESS_BUILTINS: BuiltinDef[] = [
+  { name: 'ContractAccess', fn: contractAccess, params: [1, Infinity], async: false, price: 5 },
+  { name: 'ContractConditions', fn: contractConditions, params: [1, Infinity] },
+  { name: 'RoleAccess', fn: roleAccess, params: [1, Infinity] },
+  { name: 'ValidateCondition', fn: validateCondition, params: [1, 2], async: false },
+  { name: 'AllowChangeCondition', fn: allowChangeCondition, params: 1 },
+  { name: 'RowConditions', fn: rowConditions, params: [2, 3] },
+  { name: 'Eval', fn: evalBuiltin, params: 1 },
+  { name: 'EvalCondition', fn: evalCondition, params: 3 },
+];

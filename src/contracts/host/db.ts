@@ -1,0 +1,333 @@
+import { INT64_MAX, panic, type BuiltinContext, type BuiltinDef, type Value } from '../../vm';
+import { previousValues, rowKeyOf } from './journal';
+import {
+  columnReadCondition,
+  columnUpdateCondition,
+  requireAllowed,
+  allowed,
+  tablePermissions,
+  type TablePermissions,
+} from './permissions';
+import { fromSqlText, toSqlParam } from './sql-values';
+import { ecosystemOf, hostOf } from './state';
+import {
+  resolveTable,
+  TableError,
+  textColumnExpression,
+  type ColumnInfo,
+  type ResolvedTable,
+} from './tables';
+import { WhereCompiler } from './where';
+
+const DEFAULT_LIMIT = 25n;
+const MAX_LIMIT = 10_000n;
+
+function text(value: Value, what: string): string {
+  if (typeof value !== 'string') throw panic(`${what} must be a string`);
+  return value;
+}
+
+function integer(value: Value, what: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  throw panic(`${what} must be an integer`);
+}
+
+function mapArg(value: Value, what: string): Map<string, Value> {
+  if (value === null) return new Map();
+  if (!(value instanceof Map)) throw panic(`${what} must be a map`);
+  return value;
+}
+
+async function openTable(ctx: BuiltinContext, name: Value) {
+  const host = hostOf(ctx);
+  let table: ResolvedTable;
+  try {
+    table = resolveTable(text(name, 'table name'), ecosystemOf(ctx));
+  } catch (error) {
+    throw panic(error instanceof TableError ? error.message : String(error));
+  }
+  const columns = await host.catalog.columns(table.physical);
+  if (!columns) throw panic(`table ${table.name} has not been found`);
+  return { host, table, columns };
+}
+
+/** Rows of a shared table are those of the resolved ecosystem. */
+function scope(table: ResolvedTable, params: unknown[]): string {
+  if (!table.shared) return 'true';
+  params.push(table.ecosystem.toString());
+  return `"ecosystem" = $${params.length}`;
+}
+
+function orderClause(order: Value, columns: ReadonlyMap<string, ColumnInfo>): string {
+  const parts: string[] = [];
+  const add = (name: string, descending: boolean) => {
+    const column = columns.get(name.trim().toLowerCase());
+    if (!column) throw panic(`order: unknown column ${name}`);
+    parts.push(`"${column.name}" ${descending ? 'DESC' : 'ASC'}`);
+  };
+  const addItem = (item: Value) => {
+    if (typeof item === 'string') {
+      for (const piece of item.split(',').filter((part) => part.trim())) {
+        const [name, direction = 'asc'] = piece.trim().split(/\s+/);
+        if (!/^(asc|desc)$/i.test(direction)) throw panic(`order: unknown direction ${direction}`);
+        add(name, direction.toLowerCase() === 'desc');
+      }
+    } else if (item instanceof Map) {
+      for (const [name, direction] of item)
+        add(name, String(direction) === '-1' || String(direction).toLowerCase() === 'desc');
+    } else if (item !== null) {
+      throw panic('order must be a column name, a map or an array of them');
+    }
+  };
+  if (Array.isArray(order)) order.forEach(addItem);
+  else addItem(order);
+  if (!parts.some((part) => part.startsWith('"id" ')) && columns.has('id')) parts.push('"id" ASC');
+  return parts.join(', ');
+}
+
+/** Checks the table's read permission and drops columns the caller may not read. */
+async function readableColumns(
+  ctx: BuiltinContext,
+  table: ResolvedTable,
+  requested: ColumnInfo[],
+): Promise<ColumnInfo[]> {
+  const permissions = await tablePermissions(hostOf(ctx), table);
+  if (!permissions) return requested;
+  if (permissions.read) await requireAllowed(ctx, permissions.read, `reading ${table.name}`);
+  const visible: ColumnInfo[] = [];
+  for (const column of requested) {
+    const condition = columnReadCondition(permissions, column.name);
+    if (!condition || (await allowed(ctx, condition))) visible.push(column);
+  }
+  if (visible.length === 0) throw panic('Access denied');
+  return visible;
+}
+
+function requestedColumns(columnsArg: Value, columns: ReadonlyMap<string, ColumnInfo>): ColumnInfo[] {
+  const names =
+    columnsArg === null || columnsArg === ''
+      ? []
+      : Array.isArray(columnsArg)
+        ? columnsArg.map((item) => String(item))
+        : text(columnsArg, 'columns').split(',');
+  const cleaned = names.map((name) => name.trim().toLowerCase()).filter(Boolean);
+  if (cleaned.length === 0 || cleaned.includes('*')) {
+    return [...columns.values()].filter(
+      (column) => column.name !== 'ecosystem' || cleaned.includes('ecosystem'),
+    );
+  }
+  const picked = cleaned.map((name) => {
+    const column = columns.get(name);
+    if (!column) throw panic(`unknown column ${name}`);
+    return column;
+  });
+  if (!picked.some((column) => column.name === 'id') && columns.has('id')) picked.unshift(columns.get('id')!);
+  return picked;
+}
+
+/** DBSelect(table, columns, id, order, offset, limit, where): what DBFind and DBRow run. */
+async function dbSelect(ctx: BuiltinContext, ...args: Value[]): Promise<Value> {
+  const [name, columnsArg = null, idArg = 0n, order = null, offsetArg = 0n, limitArg = 0n, where = null] =
+    args;
+  const { host, table, columns } = await openTable(ctx, name);
+  const selected = await readableColumns(ctx, table, requestedColumns(columnsArg, columns));
+  const params: unknown[] = [];
+  const conditions = [scope(table, params), new WhereCompiler(columns, params).compile(where)];
+  const id = integer(idArg, 'id');
+  if (id !== 0n) {
+    params.push(id.toString());
+    conditions.push(`"id" = $${params.length}`);
+  }
+  let limit = integer(limitArg, 'limit');
+  if (limit <= 0n) limit = DEFAULT_LIMIT;
+  if (limit > MAX_LIMIT) limit = MAX_LIMIT;
+  const offset = integer(offsetArg, 'offset');
+  if (offset < 0n || offset > INT64_MAX) throw panic('offset must not be negative');
+  const list = selected.map((column) => `${textColumnExpression(column)} AS "${column.name}"`).join(', ');
+  const rows = await host.sql.query<Record<string, unknown>>(
+    `SELECT ${list} FROM "${table.physical}" WHERE ${conditions.join(' AND ')}
+      ORDER BY ${orderClause(order, columns)} LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+  return rows.map(
+    (row) => new Map<string, Value>(selected.map((column) => [column.name, fromSqlText(row[column.name])])),
+  );
+}
+
+async function dbCount(ctx: BuiltinContext, name: Value, where: Value = null): Promise<Value> {
+  const { host, table, columns } = await openTable(ctx, name);
+  await readableColumns(ctx, table, [...columns.values()]);
+  const params: unknown[] = [];
+  const condition = `${scope(table, params)} AND ${new WhereCompiler(columns, params).compile(where)}`;
+  const row = await host.sql.one<{ count: string }>(
+    `SELECT count(*) AS "count" FROM "${table.physical}" WHERE ${condition}`,
+    params,
+  );
+  return BigInt(row?.count ?? 0);
+}
+
+interface Assignment {
+  column: ColumnInfo;
+  /** `+col` / `-col`: add to or subtract from the current value. */
+  delta?: '+' | '-';
+  /** `timestamp col`: the value is Unix seconds for a timestamp column. */
+  timestamp?: boolean;
+  value: Value;
+}
+
+function assignments(values: Map<string, Value>, columns: ReadonlyMap<string, ColumnInfo>): Assignment[] {
+  return [...values].map(([rawKey, value]) => {
+    let key = rawKey.trim();
+    let delta: Assignment['delta'];
+    let timestamp = false;
+    if (key.startsWith('+') || key.startsWith('-')) {
+      delta = key[0] as '+' | '-';
+      key = key.slice(1);
+    } else if (/^timestamp\s+/i.test(key)) {
+      timestamp = true;
+      key = key.replace(/^timestamp\s+/i, '');
+    }
+    const column = columns.get(key.toLowerCase());
+    if (!column || column.name === 'ecosystem') throw panic(`unknown column ${key}`);
+    return { column, delta, timestamp, value };
+  });
+}
+
+function assignmentSql(assignment: Assignment, params: unknown[]): string {
+  const quoted = `"${assignment.column.name}"`;
+  params.push(toSqlParam(assignment.value, assignment.column));
+  const placeholder = `$${params.length}`;
+  if (assignment.delta) return `${quoted} = ${quoted} ${assignment.delta} ${placeholder}`;
+  if (assignment.timestamp) return `${quoted} = to_timestamp(${placeholder}::bigint)`;
+  return `${quoted} = ${placeholder}`;
+}
+
+async function checkUpdate(
+  ctx: BuiltinContext,
+  table: ResolvedTable,
+  changes: Assignment[],
+): Promise<TablePermissions> {
+  const permissions = await tablePermissions(hostOf(ctx), table);
+  if (!permissions) throw panic(`table ${table.name} cannot be changed by contracts`);
+  await requireAllowed(ctx, permissions.update, `updating ${table.name}`);
+  for (const change of changes) {
+    const condition = columnUpdateCondition(permissions, change.column.name);
+    if (condition) await requireAllowed(ctx, condition, `updating ${table.name}.${change.column.name}`);
+  }
+  return permissions;
+}
+
+async function nextId(ctx: BuiltinContext, physical: string): Promise<bigint> {
+  const row = await hostOf(ctx).sql.one<{ id: string | null }>(`SELECT max("id") AS "id" FROM "${physical}"`);
+  return (row?.id ? BigInt(row.id) : 0n) + 1n;
+}
+
+/** DBInsert(table, values) → the new row's id. */
+async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Promise<Value> {
+  const { host, table, columns } = await openTable(ctx, name);
+  const values = new Map(mapArg(valuesArg, 'values'));
+  const permissions = await tablePermissions(host, table);
+  if (!permissions) throw panic(`table ${table.name} cannot be changed by contracts`);
+  await requireAllowed(ctx, permissions.insert, `inserting into ${table.name}`);
+  let id: bigint;
+  const given = values.get('id');
+  if (given !== undefined && given !== null) {
+    // Only the keys table is keyed by a given id (the account's key id).
+    if (table.physical !== '1_keys') throw panic(`id of ${table.name} is assigned by the node`);
+    id = integer(given, 'id');
+    values.delete('id');
+  } else {
+    id = await nextId(ctx, table.physical);
+  }
+  const changes = assignments(values, columns);
+  const params: unknown[] = [id.toString()];
+  const names = ['"id"'];
+  const placeholders = ['$1'];
+  if (table.shared) {
+    params.push(table.ecosystem.toString());
+    names.push('"ecosystem"');
+    placeholders.push(`$${params.length}`);
+  }
+  for (const change of changes) {
+    params.push(toSqlParam(change.value, change.column));
+    names.push(`"${change.column.name}"`);
+    placeholders.push(change.timestamp ? `to_timestamp($${params.length}::bigint)` : `$${params.length}`);
+  }
+  try {
+    await host.sql.query(
+      `INSERT INTO "${table.physical}" (${names.join(', ')}) VALUES (${placeholders.join(', ')})`,
+      params,
+    );
+  } catch (error) {
+    throw panic(`inserting into ${table.name}: ${(error as Error).message}`);
+  }
+  await host.journal.inserted(table.physical, rowKeyOf(table.physical, id, table.ecosystem));
+  return id;
+}
+
+async function updateRow(
+  ctx: BuiltinContext,
+  table: ResolvedTable,
+  id: bigint,
+  changes: Assignment[],
+): Promise<void> {
+  const host = hostOf(ctx);
+  const keyParams: unknown[] = [id.toString()];
+  let keyCondition = `"id" = $1`;
+  if (table.shared) {
+    keyParams.push(table.ecosystem.toString());
+    keyCondition += ` AND "ecosystem" = $2`;
+  }
+  const previous = await previousValues(
+    host.sql,
+    table.physical,
+    changes.map((change) => change.column),
+    keyCondition,
+    keyParams,
+  );
+  if (!previous) throw panic(`record ${id} has not been found in ${table.name}`);
+  const params = [...keyParams];
+  const sets = changes.map((change) => assignmentSql(change, params));
+  try {
+    await host.sql.query(`UPDATE "${table.physical}" SET ${sets.join(', ')} WHERE ${keyCondition}`, params);
+  } catch (error) {
+    throw panic(`updating ${table.name}: ${(error as Error).message}`);
+  }
+  await host.journal.updated(table.physical, rowKeyOf(table.physical, id, table.ecosystem), previous);
+}
+
+/** DBUpdate(table, id, values). */
+async function dbUpdate(ctx: BuiltinContext, name: Value, idArg: Value, valuesArg: Value): Promise<Value> {
+  const { table, columns } = await openTable(ctx, name);
+  const changes = assignments(mapArg(valuesArg, 'values'), columns);
+  if (changes.length === 0) return null;
+  await checkUpdate(ctx, table, changes);
+  await updateRow(ctx, table, integer(idArg, 'id'), changes);
+  return null;
+}
+
+/** DBUpdateExt(table, where, values): every matching row. */
+async function dbUpdateExt(ctx: BuiltinContext, name: Value, where: Value, valuesArg: Value): Promise<Value> {
+  const { host, table, columns } = await openTable(ctx, name);
+  const changes = assignments(mapArg(valuesArg, 'values'), columns);
+  if (changes.length === 0) return null;
+  await checkUpdate(ctx, table, changes);
+  const params: unknown[] = [];
+  const condition = `${scope(table, params)} AND ${new WhereCompiler(columns, params).compile(where)}`;
+  const rows = await host.sql.query<{ id: string }>(
+    `SELECT "id" FROM "${table.physical}" WHERE ${condition} ORDER BY "id"`,
+    params,
+  );
+  for (const row of rows) await updateRow(ctx, table, BigInt(row.id), changes);
+  return null;
+}
+
+export const DB_BUILTINS: BuiltinDef[] = [
+  { name: 'DBSelect', fn: dbSelect, params: [1, 7] },
+  { name: 'DBCount', fn: dbCount, params: [1, 2] },
+  { name: 'DBInsert', fn: dbInsert, params: 2, writesDb: true },
+  { name: 'DBUpdate', fn: dbUpdate, params: 3, writesDb: true },
+  { name: 'DBUpdateExt', fn: dbUpdateExt, params: 3, writesDb: true },
+];

@@ -1,0 +1,23 @@
+import type { BuiltinDef } from '../../vm';
+import { ACCESS_BUILTINS } from './access';
+import { ACCOUNT_BUILTINS } from './accounts';
+import { DB_BUILTINS } from './db';
+import { OBJECT_BUILTINS } from './objects';
+import { PARAM_BUILTINS } from './params';
+import { SCHEMA_BUILTINS } from './schema';
+
+export { PRELUDE } from './prelude';
+export { EXEC_ACCESS } from './privileged';
+export * from './journal';
+export * from './state';
+export * from './tables';
+
+/** Every built-in the node adds to the contract language. */
+export const HOST_BUILTINS: readonly BuiltinDef[] = [
+  ...DB_BUILTINS,
+  ...PARAM_BUILTINS,
+  ...ACCESS_BUILTINS,
+  ...ACCOUNT_BUILTINS,
+  ...SCHEMA_BUILTINS,
+  ...OBJECT_BUILTINS,
+];

@@ -1,0 +1,132 @@
+import type { Sql } from '../../database/database.service';
+import type { ColumnInfo } from './tables';
+
+/** `rollback_tx.table_name` of schema and platform-object changes. */
+export const SYSTEM_JOURNAL_TABLE = '@system';
+
+export interface SystemChange {
+  type: 'NewTable' | 'NewColumn';
+  table: string;
+  column?: string;
+}
+
+/**
+ * The rollback journal of one transaction, kept in `rollback_tx`: for every inserted row its id, for every
+ * updated row the previous text of the columns it changed, for every schema change what to drop. Undoing
+ * applies the records newest first, so a transaction (or, later, a block) can be taken back exactly.
+ */
+export class Journal {
+  constructor(
+    private readonly sql: Sql,
+    private readonly blockId: bigint,
+    private readonly txHash: Buffer,
+  ) {}
+
+  async inserted(physical: string, rowKey: string): Promise<void> {
+    await this.write(physical, rowKey, '');
+  }
+
+  async updated(physical: string, rowKey: string, previous: Record<string, string | null>): Promise<void> {
+    await this.write(physical, rowKey, JSON.stringify(previous));
+  }
+
+  async system(change: SystemChange): Promise<void> {
+    await this.write(SYSTEM_JOURNAL_TABLE, change.table, JSON.stringify(change));
+  }
+
+  private async write(table: string, rowKey: string, data: string): Promise<void> {
+    await this.sql.query(
+      `INSERT INTO "rollback_tx" ("block_id", "tx_hash", "table_name", "table_id", "data") VALUES ($1, $2, $3, $4, $5)`,
+      [this.blockId.toString(), this.txHash, table, rowKey, data],
+    );
+  }
+}
+
+/** `id` for tables keyed by id; `id,ecosystem` for 1_keys, whose key is (ecosystem, id). */
+export function rowKeyOf(physical: string, id: bigint | string, ecosystem: bigint): string {
+  return physical === '1_keys' ? `${id},${ecosystem}` : String(id);
+}
+
+const IDENTIFIER = /^[a-z0-9_]+$/;
+
+function restoreExpression(column: ColumnInfo, placeholder: string): string {
+  if (column.type === 'bytea') return `decode(${placeholder}, 'hex')`;
+  return `${placeholder}::${column.type === 'USER-DEFINED' ? 'text' : column.type}`;
+}
+
+async function columnsOf(sql: Sql, physical: string): Promise<Map<string, ColumnInfo>> {
+  const rows = await sql.query<{ column_name: string; data_type: string }>(
+    `SELECT "column_name", "data_type" FROM information_schema.columns
+      WHERE "table_schema" = current_schema() AND "table_name" = $1`,
+    [physical],
+  );
+  return new Map(rows.map((row) => [row.column_name, { name: row.column_name, type: row.data_type }]));
+}
+
+/** Takes back everything the transaction `txHash` wrote, newest change first, and forgets its journal. */
+export async function undoTransaction(sql: Sql, txHash: Buffer): Promise<number> {
+  const records = await sql.query<{ id: string; table_name: string; table_id: string; data: string }>(
+    `SELECT "id", "table_name", "table_id", "data" FROM "rollback_tx" WHERE "tx_hash" = $1 ORDER BY "id" DESC`,
+    [txHash],
+  );
+  for (const record of records) {
+    if (record.table_name === SYSTEM_JOURNAL_TABLE) {
+      await undoSystemChange(sql, JSON.parse(record.data) as SystemChange);
+      continue;
+    }
+    const physical = record.table_name;
+    if (!IDENTIFIER.test(physical)) throw new Error(`journal names an invalid table ${physical}`);
+    const [id, ecosystem] = record.table_id.split(',');
+    const keyCondition = ecosystem === undefined ? `"id" = $1` : `"id" = $1 AND "ecosystem" = $2`;
+    const keyParams = ecosystem === undefined ? [id] : [id, ecosystem];
+    if (record.data === '') {
+      await sql.query(`DELETE FROM "${physical}" WHERE ${keyCondition}`, keyParams);
+      continue;
+    }
+    const previous = JSON.parse(record.data) as Record<string, string | null>;
+    const columns = await columnsOf(sql, physical);
+    const params: unknown[] = [...keyParams];
+    const assignments = Object.entries(previous).map(([name, value]) => {
+      const column = columns.get(name);
+      if (!column) throw new Error(`journal names an unknown column ${physical}.${name}`);
+      params.push(value);
+      return `"${name}" = ${restoreExpression(column, `$${params.length}`)}`;
+    });
+    await sql.query(`UPDATE "${physical}" SET ${assignments.join(', ')} WHERE ${keyCondition}`, params);
+  }
+  await sql.query(`DELETE FROM "rollback_tx" WHERE "tx_hash" = $1`, [txHash]);
+  return records.length;
+}
+
+async function undoSystemChange(sql: Sql, change: SystemChange): Promise<void> {
+  if (!IDENTIFIER.test(change.table) || (change.column !== undefined && !IDENTIFIER.test(change.column))) {
+    throw new Error(`journal names an invalid table or column`);
+  }
+  if (change.type === 'NewTable') await sql.query(`DROP TABLE IF EXISTS "${change.table}"`);
+  else if (change.type === 'NewColumn') {
+    await sql.query(`ALTER TABLE "${change.table}" DROP COLUMN IF EXISTS "${change.column}"`);
+  }
+}
+
+/** The previous text of some columns of a row, as the journal keeps it. */
+export async function previousValues(
+  sql: Sql,
+  physical: string,
+  columns: ColumnInfo[],
+  keyCondition: string,
+  keyParams: unknown[],
+): Promise<Record<string, string | null> | undefined> {
+  if (columns.length === 0) return {};
+  // PostgreSQL's own text of every type casts back to the same value (bytea as hex), so undo is exact.
+  const selected = columns
+    .map((column) =>
+      column.type === 'bytea'
+        ? `encode("${column.name}", 'hex') AS "${column.name}"`
+        : `"${column.name}"::text AS "${column.name}"`,
+    )
+    .join(', ');
+  return sql.one<Record<string, string | null>>(
+    `SELECT ${selected} FROM "${physical}" WHERE ${keyCondition}`,
+    keyParams,
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * Functions the contract language provides but that are themselves written in it, over DBSelect.
+ * (Parameters typed `array` take a column list or an order as text, a map or an array: the language
+ * checks only string and int parameters.)
+ */
+export const PRELUDE = `
+func DBFind(table string).Columns(columns array).Where(where map).WhereId(id int).Order(order array).Limit(limit int).Offset(offset int) array {
+    return DBSelect(table, columns, id, order, offset, limit, where)
+}
+
+func DBRow(table string).Columns(columns array).Where(where map).WhereId(id int).Order(order array) map {
+    var rows array
+    rows = DBSelect(table, columns, id, order, 0, 1, where)
+    if Len(rows) == 0 {
+        var empty map
+        return empty
+    }
+    return rows[0]
+}
+`;

@@ -1,0 +1,136 @@
+import type { Sql } from '../../database/database.service';
+
+/** Tables every ecosystem shares (rows carry an `ecosystem` column): `keys` of ecosystem 5 is `1_keys` rows with ecosystem 5. */
+export const SHARED_TABLES: ReadonlySet<string> = new Set([
+  'keys',
+  'menu',
+  'pages',
+  'snippets',
+  'languages',
+  'contracts',
+  'tables',
+  'parameters',
+  'history',
+  'sections',
+  'members',
+  'roles',
+  'roles_participants',
+  'notifications',
+  'applications',
+  'binaries',
+  'buffer_data',
+  'app_params',
+  'views',
+]);
+
+/** Tables of the first ecosystem alone (no `ecosystem` column). */
+export const FIRST_ECOSYSTEM_TABLES: ReadonlySet<string> = new Set([
+  'ecosystems',
+  'platform_parameters',
+  'delayed_contracts',
+  'bad_blocks',
+  'node_ban_logs',
+  'time_zones',
+]);
+
+const NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+export class TableError extends Error {}
+
+/** A table as contracts and the API address it, resolved to its physical table and ecosystem scope. */
+export interface ResolvedTable {
+  /** The name without ecosystem prefix, lower case (`pages`, `mytable`). */
+  name: string;
+  /** Physical table, e.g. `1_pages` or `3_mytable`. */
+  physical: string;
+  /** The ecosystem whose rows are meant. */
+  ecosystem: bigint;
+  /** Rows of a shared table are filtered by (and written with) this ecosystem. */
+  shared: boolean;
+}
+
+/**
+ * `@3name` → ecosystem 3; a plain name → the caller's ecosystem. Shared names map to `1_<name>` filtered
+ * by ecosystem, first-ecosystem tables to `1_<name>`, any other name to `<ecosystem>_<name>`. Names are
+ * checked, never cleaned: a name with anything but letters, digits and `_` is refused.
+ */
+export function resolveTable(rawName: string, callerEcosystem: bigint): ResolvedTable {
+  let name = rawName.trim();
+  let ecosystem = callerEcosystem;
+  const prefixed = /^@(\d+)(.+)$/.exec(name);
+  if (prefixed) {
+    ecosystem = BigInt(prefixed[1]);
+    name = prefixed[2];
+  } else if (/^\d+_/.test(name)) {
+    // A physical name ("1_pages", "2_things") is accepted for the ecosystem it names.
+    const dash = name.indexOf('_');
+    ecosystem = BigInt(name.slice(0, dash));
+    name = name.slice(dash + 1);
+  }
+  name = name.toLowerCase();
+  if (!NAME.test(name)) throw new TableError(`table name ${JSON.stringify(rawName)} is not valid`);
+  if (SHARED_TABLES.has(name)) return { name, physical: `1_${name}`, ecosystem, shared: true };
+  if (FIRST_ECOSYSTEM_TABLES.has(name)) return { name, physical: `1_${name}`, ecosystem: 1n, shared: false };
+  return { name, physical: `${ecosystem}_${name}`, ecosystem, shared: false };
+}
+
+export interface ColumnInfo {
+  name: string;
+  /** PostgreSQL data_type (`bigint`, `text`, `jsonb`, `numeric`, `bytea`, …). */
+  type: string;
+}
+
+/**
+ * Columns of physical tables, read from the database catalogue. Every table and column name that reaches
+ * SQL is checked against it; values are always bound parameters.
+ */
+export class TableCatalog {
+  private readonly cache = new Map<string, Map<string, ColumnInfo> | null>();
+
+  constructor(private readonly sql: Sql) {}
+
+  async columns(physical: string): Promise<Map<string, ColumnInfo> | null> {
+    if (this.cache.has(physical)) return this.cache.get(physical)!;
+    const rows = await this.sql.query<{ column_name: string; data_type: string }>(
+      `SELECT "column_name", "data_type" FROM information_schema.columns
+        WHERE "table_schema" = current_schema() AND "table_name" = $1 ORDER BY "ordinal_position"`,
+      [physical],
+    );
+    const columns = rows.length
+      ? new Map(rows.map((row) => [row.column_name, { name: row.column_name, type: row.data_type }]))
+      : null;
+    this.cache.set(physical, columns);
+    return columns;
+  }
+
+  async require(table: ResolvedTable): Promise<Map<string, ColumnInfo>> {
+    const columns = await this.columns(table.physical);
+    if (!columns) throw new TableError(`table ${table.name} has not been found`);
+    return columns;
+  }
+
+  /** Forget what is known about a table (after CREATE TABLE / ALTER TABLE in the same transaction). */
+  invalidate(physical: string): void {
+    this.cache.delete(physical);
+  }
+}
+
+/**
+ * A column's value as text, the form contracts and list endpoints see: PostgreSQL's own text for numbers
+ * and JSON, `true`/`false` for booleans, hex for bytes, RFC 3339 for timestamps, "" for NULL.
+ */
+export function textColumnExpression(column: ColumnInfo): string {
+  const quoted = `"${column.name}"`;
+  switch (column.type) {
+    case 'bytea':
+      return `encode(${quoted}, 'hex')`;
+    case 'boolean':
+      return `CASE WHEN ${quoted} IS NULL THEN NULL WHEN ${quoted} THEN 'true' ELSE 'false' END`;
+    case 'timestamp without time zone':
+      return `to_char(${quoted}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+    case 'timestamp with time zone':
+      return `to_char(${quoted} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+    default:
+      return `${quoted}::text`;
+  }
+}
