@@ -104,6 +104,45 @@ export class ContractsService implements OnModuleInit {
     if (rows.length > 0) this.logger.log(`compiled ${rows.length} contracts in ${Date.now() - started} ms`);
   }
 
+  /**
+   * Brings the compiled contracts back in line with `1_contracts` after rows were taken back by the
+   * journal (a rolled-back transaction or block): contracts whose row is gone are dropped, contracts
+   * whose source or row changed are compiled again.
+   */
+  async resync(sql: Sql): Promise<void> {
+    const rows = await sql.query<ContractRow>(
+      `SELECT "id", "ecosystem", "name", "value", "wallet_id", "token_id", "conditions", "app_id" FROM "1_contracts" ORDER BY "id"`,
+    );
+    const present = new Set(rows.map((row) => Number(row.id)));
+    for (const key of this.vm.registry.keys()) {
+      const object = this.vm.registry.get(key);
+      if (object?.kind === 'contract' && object.meta.tableId && !present.has(object.meta.tableId)) {
+        this.vm.registry.delete(key);
+      }
+    }
+    for (const row of rows) {
+      const compiled = this.vm.registry.getByTableId(Number(row.id));
+      const sameRow =
+        compiled &&
+        compiled.source === row.value &&
+        compiled.meta.conditions === row.conditions &&
+        compiled.meta.walletId === BigInt(row.wallet_id) &&
+        compiled.meta.tokenId === BigInt(row.token_id);
+      if (sameRow) continue;
+      this.vm.compileSource(row.value, {
+        ecosystem: Number(row.ecosystem),
+        extern: true,
+        meta: {
+          tableId: Number(row.id),
+          walletId: BigInt(row.wallet_id),
+          tokenId: BigInt(row.token_id),
+          conditions: row.conditions,
+          appId: BigInt(row.app_id),
+        },
+      });
+    }
+  }
+
   contract(name: string, ecosystem: bigint): CompiledContract | undefined {
     return this.vm.getContract(name, Number(ecosystem));
   }
@@ -164,6 +203,23 @@ export class ContractsService implements OnModuleInit {
       [ecosystem.toString(), offset.toString(), limit.toString()],
     );
     return { count: BigInt(count?.count ?? 0), rows };
+  }
+
+  /**
+   * Runs `work` in one database transaction with the compiled contracts following it: contracts created
+   * or edited inside are kept when the transaction commits and dropped when it rolls back. A block does
+   * its transactions inside one of these (each `execute` nests within it).
+   */
+  async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    const token = this.vm.registry.begin();
+    try {
+      const result = await this.db.transaction(work);
+      this.vm.registry.commit(token);
+      return result;
+    } catch (error) {
+      this.vm.registry.rollback(token);
+      throw error;
+    }
   }
 
   /**

@@ -61,7 +61,7 @@ export class ContractBench {
   async run(actor: Actor, contract: string, params: Record<string, unknown> = {}): Promise<Outcome> {
     const txHash = randomBytes(32);
     try {
-      return await this.db.transaction(async (sql) => {
+      return await this.contracts.transaction(async (sql) => {
         const outcome = await this.runIn(sql, actor, contract, params, txHash);
         if (!outcome.ok) throw outcome;
         return outcome;

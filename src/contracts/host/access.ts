@@ -36,7 +36,7 @@ function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {
 /** Runs each named contract's `conditions`; an error they raise is the caller's error. */
 async function contractConditions(ctx: BuiltinContext, ...names: Value[]): Promise<Value> {
   for (const name of names) {
-    await ctx.vm.runConditions(text(name, 'contract name'), { tx: ctx.tx, ecosystem: ctx.ecosystem || 1 });
+    await ctx.vm.runConditions(text(name, 'contract name'), { tx: ctx.tx, ecosystem: Number(ecosystemOf(ctx)) });
   }
   return true;
 }

@@ -55,8 +55,13 @@ export function hostOf(ctx: BuiltinContext): HostState {
   return host;
 }
 
-/** The ecosystem built-ins act in: the running contract's (the caller's when evaluating a condition). */
+/**
+ * The ecosystem built-ins act in: the transaction's (`$ecosystem_id`), as in the reference, whatever
+ * ecosystem the running contract belongs to — the system contracts are `@1…` but serve every ecosystem.
+ */
 export function ecosystemOf(ctx: BuiltinContext): bigint {
+  const host = ctx.tx.host as HostState | undefined;
+  if (host?.caller) return host.caller.ecosystem;
   return BigInt(ctx.ecosystem > 0 ? ctx.ecosystem : 1);
 }
 

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NodeIdentity } from '../src/chain/node-identity.service';
+import { ContractBench } from './support/contracts';
+import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
+
+let db: TestDatabase;
+let node: TestNode;
+let bench: ContractBench;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  node = await startNode({ databaseUrl: db.url });
+  bench = new ContractBench(node);
+  const probe = `contract HostProbe {
+    data {
+      Mode string
+      Text string "optional"
+    }
+    action {
+      if $Mode == "find" {
+        $result = DBFind("pages").Columns("name,menu").Where({"name": "default_page"}).One("menu")
+      }
+      if $Mode == "row" {
+        var row map
+        row = DBRow("parameters").Where({"name": "max_sum"})
+        $result = row["value"]
+      }
+      if $Mode == "count" { $result = DBCount("keys", {"blocked": 1}) }
+      if $Mode == "like" { $result = DBCount("pages", {"name": {"$like": $Text}}) }
+      if $Mode == "badcolumn" { $result = DBFind("pages").Where({"name; drop table x": 1}) }
+      if $Mode == "badtable" { $result = DBFind("pages; drop table x") }
+      if $Mode == "platform" { $result = DBFind("block_chain") }
+      if $Mode == "insert" { $result = DBInsert("pages", {"name": "sneaky", "value": "x"}) }
+      if $Mode == "loop" { while true { } }
+      if $Mode == "param" { $result = EcosysParam("max_sum") + "/" + SysParamString("max_tx_block") }
+      if $Mode == "address" { $result = IdToAddress(AddressToId("0000-0000-0000-0000-5555")) }
+    }
+  }`;
+  await bench.mustRun(bench.founder, 'NewContract', { ApplicationId: 1, Value: probe, Conditions: 'true' });
+});
+
+afterAll(async () => {
+  await node?.stop(true);
+  await db?.drop();
+});
+
+const probe = (mode: string, text?: string) => bench.run(bench.founder, 'HostProbe', text === undefined ? { Mode: mode } : { Mode: mode, Text: text });
+
+describe('reading through DBFind, DBRow and DBCount', () => {
+  it('reads rows of the caller ecosystem as strings', async () => {
+    expect((await probe('find')).result).toBe('default_menu');
+    expect((await probe('row')).result).toBe('1000000');
+    expect((await probe('count')).result).toBe('3');
+    expect((await probe('param')).result).toBe('1000000/5000');
+    expect((await probe('address')).result).toBe('0000-0000-0000-0000-5555');
+  });
+
+  it('takes $like operands literally', async () => {
+    expect((await probe('like', 'default')).result).toBe('1');
+    expect((await probe('like', '%')).result).toBe('0');
+  });
+
+  it('refuses names that are not in the catalogue instead of splicing them into SQL', async () => {
+    const column = await probe('badcolumn');
+    expect(column.ok).toBe(false);
+    expect(column.error?.message).toContain('unknown column');
+    const table = await probe('badtable');
+    expect(table.error?.message).toContain('is not valid');
+    const platform = await probe('platform');
+    expect(platform.error?.message).toContain('has not been found');
+    expect(await bench.db.one(`SELECT 1 FROM "1_pages" LIMIT 1`)).toBeDefined();
+  });
+});
+
+describe('writing', () => {
+  it('refuses a write the table permissions do not allow, leaving nothing behind', async () => {
+    const before = await bench.snapshot(['1_pages', 'rollback_tx']);
+    const outcome = await probe('insert');
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error?.type).toBe('panic');
+    expect(outcome.error?.message).toMatch(/^Access denied/);
+    expect(await bench.snapshot(['1_pages', 'rollback_tx'])).toEqual(before);
+  });
+
+  it('stops an endless loop with the fuel limit', async () => {
+    const started = Date.now();
+    const outcome = await probe('loop');
+    expect(outcome.error?.message).toBe('runtime cost limit overflow');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('refuses the founder-only contracts to another key', async () => {
+    const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
+    const outcome = await bench.run(bench.actor(nodeKey), 'NewParameter', { Name: 'x1', Value: '1', Conditions: 'true' });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error?.type).toBe('warning');
+    expect(outcome.error?.message).toBe('Access denied');
+    expect(await bench.db.one(`SELECT 1 FROM "1_parameters" WHERE "name" = 'x1'`)).toBeUndefined();
+  });
+});
+
+describe('the journal', () => {
+  it('records every change and takes a transaction back exactly', async () => {
+    const tables = ['1_parameters', '1_pages', 'rollback_tx'];
+    const before = await bench.snapshot(tables);
+    const created = await bench.mustRun(bench.founder, 'NewParameter', { Name: 'journal_probe', Value: '7', Conditions: 'true' });
+    const id = created.result;
+    expect(await bench.db.one(`SELECT "value" FROM "1_parameters" WHERE "id" = $1`, [id])).toEqual({ value: '7' });
+    const edited = await bench.mustRun(bench.founder, 'EditParameter', { Id: Number(id), Value: '8' });
+    const page = await bench.db.one<{ id: string }>(`SELECT "id" FROM "1_pages" WHERE "name" = 'default_page'`);
+    const pageEdit = await bench.mustRun(bench.founder, 'EditPage', { Id: Number(page!.id), Value: 'Div(){changed}' });
+    expect((await bench.db.one<{ value: string }>(`SELECT "value" FROM "1_pages" WHERE "id" = $1`, [page!.id]))?.value).toBe(
+      'Div(){changed}',
+    );
+    const journal = await bench.db.query(`SELECT "table_name", "data" FROM "rollback_tx" WHERE "tx_hash" = $1`, [edited.txHash]);
+    expect(journal).toEqual([{ table_name: '1_parameters', data: JSON.stringify({ value: '7' }) }]);
+
+    await bench.undo(pageEdit.txHash);
+    await bench.undo(edited.txHash);
+    await bench.undo(created.txHash);
+    expect(await bench.snapshot(tables)).toEqual(before);
+  });
+
+  it('drops a contract created by a transaction that is taken back', async () => {
+    const source = `contract JournalProbe { action { $result = "here" } }`;
+    const created = await bench.mustRun(bench.founder, 'NewContract', { ApplicationId: 1, Value: source, Conditions: 'true' });
+    expect(Number(created.result)).toBeGreaterThan(5000);
+    expect((await bench.mustRun(bench.founder, 'JournalProbe')).result).toBe('here');
+    await bench.undo(created.txHash);
+    await bench.contracts.resync(bench.db);
+    expect(bench.contracts.contract('JournalProbe', 1n)).toBeUndefined();
+    expect((await bench.run(bench.founder, 'JournalProbe')).ok).toBe(false);
+  });
+
+  it('keeps no compiled contract from a database transaction that rolled back', async () => {
+    const source = `contract RolledBack { action { $result = 1 } }`;
+    await expect(
+      bench.contracts.transaction(async (sql) => {
+        const outcome = await bench.runIn(sql, bench.founder, 'NewContract', { ApplicationId: 1, Value: source, Conditions: 'true' });
+        expect(outcome.ok).toBe(true);
+        expect(bench.contracts.contract('RolledBack', 1n)).toBeDefined();
+        throw new Error('the block failed');
+      }),
+    ).rejects.toThrow('the block failed');
+    expect(bench.contracts.contract('RolledBack', 1n)).toBeUndefined();
+    expect(await bench.db.one(`SELECT 1 FROM "1_contracts" WHERE "name" = 'RolledBack'`)).toBeUndefined();
+  });
+});
