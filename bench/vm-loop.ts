@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     console.log(
       `${name}(${n}): result ${result}, ${fuelUsed} instructions in ${seconds.toFixed(3)} s = ` +
-        `${((fuelUsed / seconds) / 1e6).toFixed(1)} M instructions/s`,
+        `${(fuelUsed / seconds / 1e6).toFixed(1)} M instructions/s`,
     );
   };
   await run('Loop', 1_000_000n);
