@@ -89,6 +89,23 @@ describe('writing', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  it('prices built-ins by platform parameter (price_exec_*)', async () => {
+    const price = await bench.db.one<{ value: string }>(
+      `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'price_exec_db_count'`,
+    );
+    expect(price).toEqual({ value: '50' });
+    await bench.db.query(`UPDATE "1_platform_parameters" SET "value" = '900000000' WHERE "name" = 'price_exec_db_count'`);
+    await bench.contracts.reload(bench.db);
+    try {
+      expect((await probe('count')).error?.message).toBe('runtime cost limit overflow');
+      expect((await probe('find')).ok).toBe(true);
+    } finally {
+      await bench.db.query(`UPDATE "1_platform_parameters" SET "value" = '50' WHERE "name" = 'price_exec_db_count'`);
+      await bench.contracts.reload(bench.db);
+    }
+    expect((await probe('count')).result).toBe('3');
+  });
+
   it('refuses the founder-only contracts to another key', async () => {
     const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
     const outcome = await bench.run(bench.actor(nodeKey), 'NewParameter', { Name: 'x1', Value: '1', Conditions: 'true' });

@@ -52,6 +52,8 @@ const GUEST_KEY = -110277540701013350n;
 export class ContractsService implements OnModuleInit {
   private readonly logger = new Logger('Contracts');
   readonly vm: Vm;
+  /** Fuel of a transaction: platform parameter max_fuel_tx. */
+  private fuelLimit = 20_000_000;
 
   constructor(
     private readonly db: DatabaseService,
@@ -230,7 +232,7 @@ export class ContractsService implements OnModuleInit {
     const token = this.vm.registry.begin();
     try {
       const result = await this.vm.runContract(request.contract, request.params, this.txContext(request), {
-        fuelLimit: request.fuelLimit,
+        fuelLimit: request.fuelLimit ?? this.fuelLimit,
         deadline: request.deadline,
         ecosystem: Number(request.caller.ecosystem),
       });

@@ -180,7 +180,7 @@ class UserFunc implements CompiledFunc {
     let sync = true;
     try {
       if ((st.fuelLeft -= (this.chargeCall ? 50 : 0) + this.params.length) < 0) fuelOverflow();
-      if ((++st.ticks & 1023) === 0) st.tick();
+      if ((++st.ticks & 1023) === 0) st.checkDeadline();
       const frame = this.makeFrame(st, args, tailArgs);
       if (!this.isAsync) {
         this.body(frame);
@@ -949,7 +949,7 @@ class FunctionCompiler {
           const st = fr.st;
           for (;;) {
             if ((st.fuelLeft -= cost) < 0) fuelOverflow();
-            if ((++st.ticks & 1023) === 0) st.tick();
+            if ((++st.ticks & 1023) === 0) st.checkDeadline();
             if (!isTruthy(c(fr))) return NORMAL;
             const signal = b(fr);
             if (signal === BREAK) return NORMAL;
@@ -965,7 +965,7 @@ class FunctionCompiler {
         const st = fr.st;
         for (;;) {
           if ((st.fuelLeft -= cost) < 0) fuelOverflow();
-          if ((++st.ticks & 1023) === 0) st.tick();
+          if ((++st.ticks & 1023) === 0) st.checkDeadline();
           const value = (condAsync ? await cond(fr) : cond(fr)) as Value;
           if (!isTruthy(value)) return NORMAL;
           const signal = (await run(fr)) as Signal;

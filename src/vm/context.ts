@@ -143,9 +143,14 @@ export class ExecState implements BuiltinContext, FuelMeter {
     return this.contracts.map((contract) => contract.key);
   }
 
-  /** Called on loop back-edges and calls: the wall clock is checked every 1024 ticks. */
+  /** Compiled code counts loop iterations and calls in `ticks` and calls this every 1024 of them. */
+  checkDeadline(): void {
+    if (Date.now() > this.deadline) throw panic('time limit exceeded');
+  }
+
+  /** For host code running long loops: counts a tick and checks the wall clock every 1024 ticks. */
   tick(): void {
-    if ((++this.ticks & 1023) === 0 && Date.now() > this.deadline) throw panic('time limit exceeded');
+    if ((++this.ticks & 1023) === 0) this.checkDeadline();
   }
 
   isSystemVar(name: string): boolean {

@@ -3,15 +3,45 @@ import { CompileError } from './errors';
 import { tokenize } from './lexer';
 import { parseExpression, parseSource } from './parser';
 
-const kinds = (source: string): string[] => tokenize(source).map((t) => (t.kind === 'newline' ? 'NL' : t.text || t.kind));
+const kinds = (source: string): string[] =>
+  tokenize(source).map((t) => (t.kind === 'newline' ? 'NL' : t.text || t.kind));
 
 describe('lexer', () => {
   it('ends statements at newlines and semicolons', () => {
-    expect(kinds('a = 1\nb = 2; c = 3')).toEqual(['a', '=', '1', 'NL', 'b', '=', '2', 'NL', 'c', '=', '3', 'NL', 'eof']);
+    expect(kinds('a = 1\nb = 2; c = 3')).toEqual([
+      'a',
+      '=',
+      '1',
+      'NL',
+      'b',
+      '=',
+      '2',
+      'NL',
+      'c',
+      '=',
+      '3',
+      'NL',
+      'eof',
+    ]);
   });
 
   it('ignores a newline after a comma, an operator, or inside parentheses', () => {
-    expect(kinds('f(1,\n2)\nx = 1 +\n2')).toEqual(['f', '(', '1', ',', '2', ')', 'NL', 'x', '=', '1', '+', '2', 'NL', 'eof']);
+    expect(kinds('f(1,\n2)\nx = 1 +\n2')).toEqual([
+      'f',
+      '(',
+      '1',
+      ',',
+      '2',
+      ')',
+      'NL',
+      'x',
+      '=',
+      '1',
+      '+',
+      '2',
+      'NL',
+      'eof',
+    ]);
   });
 
   it('collapses repeated statement ends', () => {
@@ -110,7 +140,9 @@ describe('parser', () => {
   });
 
   it('parses funcs with typed params, results, variadics and tails', () => {
-    const ast = parseSource('func Find(t string, a, b int).Where(w map).Limit(n int) array, int { }\nfunc v(first int, rest ...) { }');
+    const ast = parseSource(
+      'func Find(t string, a, b int).Where(w map).Limit(n int) array, int { }\nfunc v(first int, rest ...) { }',
+    );
     const [find, variadic] = ast.decls;
     if (find.kind !== 'func' || variadic.kind !== 'func') throw new Error('not funcs');
     expect(find.params.map((p) => [p.name, p.type])).toEqual([
@@ -127,14 +159,32 @@ describe('parser', () => {
   it('follows the precedence table', () => {
     const expr = parseExpression('a || b && c == d < e + f * -g');
     const shape = (e: ReturnType<typeof parseExpression>): unknown =>
-      e.kind === 'binary' ? [e.operator, shape(e.left), shape(e.right)] : e.kind === 'unary' ? [e.operator, shape(e.operand)] : e.kind === 'var' ? e.name : e.kind;
-    expect(shape(expr)).toEqual(['||', 'a', ['&&', 'b', ['==', 'c', ['<', 'd', ['+', 'e', ['*', 'f', ['-', 'g']]]]]]]);
+      e.kind === 'binary'
+        ? [e.operator, shape(e.left), shape(e.right)]
+        : e.kind === 'unary'
+          ? [e.operator, shape(e.operand)]
+          : e.kind === 'var'
+            ? e.name
+            : e.kind;
+    expect(shape(expr)).toEqual([
+      '||',
+      'a',
+      ['&&', 'b', ['==', 'c', ['<', 'd', ['+', 'e', ['*', 'f', ['-', 'g']]]]]],
+    ]);
   });
 
   it('parses call tails and contract calls', () => {
     const expr = parseExpression('DBFind("x").Where({id: 1}).Limit(5)');
-    expect(expr).toMatchObject({ kind: 'call', name: 'DBFind', tails: [{ name: 'Where' }, { name: 'Limit' }] });
-    expect(parseExpression('@1Name("A,B", a, b)')).toMatchObject({ kind: 'call', name: '1Name', prefixed: true });
+    expect(expr).toMatchObject({
+      kind: 'call',
+      name: 'DBFind',
+      tails: [{ name: 'Where' }, { name: 'Limit' }],
+    });
+    expect(parseExpression('@1Name("A,B", a, b)')).toMatchObject({
+      kind: 'call',
+      name: '1Name',
+      prefixed: true,
+    });
     expect(parseExpression('f(1, arr...)')).toMatchObject({ args: [{ spread: false }, { spread: true }] });
   });
 
@@ -151,7 +201,9 @@ describe('parser', () => {
   });
 
   it('turns elif into a nested if', () => {
-    const ast = parseSource('func f(x int) int {\n if x == 1 { return 1 } elif x == 2 { return 2 } else { return 3 }\n}');
+    const ast = parseSource(
+      'func f(x int) int {\n if x == 1 { return 1 } elif x == 2 { return 2 } else { return 3 }\n}',
+    );
     const func = ast.decls[0];
     if (func.kind !== 'func') throw new Error('not a func');
     const ifStmt = func.body.statements[0];

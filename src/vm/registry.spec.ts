@@ -6,7 +6,10 @@ const source = (text: string): string => `contract Hello {\n  action {\n    $res
 describe('object registry', () => {
   it('registers contracts with their row data and finds them by name, key and id', () => {
     const vm = new Vm();
-    const compiled = vm.compileSource(source('v1'), { ecosystem: 1, meta: { tableId: 24, conditions: 'true' } });
+    const compiled = vm.compileSource(source('v1'), {
+      ecosystem: 1,
+      meta: { tableId: 24, conditions: 'true' },
+    });
     expect(compiled.names).toEqual(['Hello']);
     expect(vm.registry.get('@1Hello')?.kind).toBe('contract');
     expect(vm.registry.getById(5024)?.key).toBe('@1Hello');

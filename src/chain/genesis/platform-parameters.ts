@@ -8,8 +8,9 @@ export interface GenesisPlatformInput {
   test: boolean;
 }
 
-import { snakeCase } from '../../vm';
+import { HOST_BUILTINS } from '../../contracts/host';
 import { EXEC_ACCESS } from '../../contracts/host/privileged';
+import { snakeCase, Vm } from '../../vm';
 
 const EDIT_PLATFORM_PARAMETER = 'ContractAccess("@1UpdatePlatformParam")';
 
@@ -53,6 +54,13 @@ export function platformParameterRows(
       `access_exec_${snakeCase(builtin)}`,
       `ContractAccess(${contracts.map((contract) => `"@1${contract}"`).join(', ')})`,
     ]);
+  }
+  // The fuel price of every built-in (engines.md §1.9), so that a chain can reprice them by parameter.
+  const engine = new Vm();
+  engine.builtins.registerAll(HOST_BUILTINS);
+  for (const name of engine.builtins.names().sort()) {
+    const builtin = engine.builtins.get(name)!;
+    values.push([builtin.priceKey, String(builtin.price)]);
   }
   return values.map(([name, value]) => ({
     name,
