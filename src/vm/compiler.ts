@@ -12,7 +12,7 @@ import type {
   Stmt,
 } from './ast';
 import type { Builtin, BuiltinRegistry } from './builtins/registry';
-import { MAX_CALL_DEPTH, SYSTEM_VAR_NAMES, type ExecState } from './context';
+import { SYSTEM_VAR_NAMES, type ExecState } from './context';
 import { CompileError, panic, VmError } from './errors';
 import type {
   CompiledContract,
@@ -43,6 +43,8 @@ import {
   type Signal,
 } from './runtime';
 import { goString } from './format';
+import { UserFunc, type AnyFn } from './function';
+export { FUNC_CALL_PRICE } from './function';
 import { isTruthy, Results, zeroValue, type TypeName, type Value } from './values';
 
 export interface CompileOptions {
@@ -70,7 +72,6 @@ export interface CompiledSource {
 }
 
 export const DATA_FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
-export const FUNC_CALL_PRICE = 50;
 export const CONTRACT_CALL_PRICE = 100;
 
 export function objectKey(ecosystem: number, name: string): string {
@@ -131,7 +132,6 @@ interface ContractUnit {
   compiled: CompiledContract | null;
 }
 
-type AnyFn = (fr: Frame) => unknown;
 interface CExpr {
   fn: AnyFn;
   isAsync: boolean;
@@ -140,134 +140,6 @@ interface CExpr {
 interface CStmt {
   fn: AnyFn;
   isAsync: boolean;
-}
-
-/** A compiled user function: the body is a closure tree, synchronous unless some path may suspend. */
-class UserFunc implements CompiledFunc {
-  readonly kind = 'func';
-  isAsync = false;
-  writesDb = false;
-  slotCount = 0;
-  body: AnyFn = () => NORMAL;
-  readonly paramCheckers: Array<((value: Value, index: number) => Value) | null>;
-  readonly tailSlots: number[][];
-
-  constructor(
-    readonly name: string,
-    readonly key: string,
-    readonly ecosystem: number,
-    readonly params: ParamInfo[],
-    readonly variadic: boolean,
-    readonly tails: Map<string, TailInfo>,
-    readonly results: TypeName[],
-    readonly line: number,
-    readonly column: number,
-    readonly chargeCall: boolean,
-  ) {
-    this.paramCheckers = params.map((param) => paramChecker(param.type));
-    this.tailSlots = [];
-  }
-
-  call(
-    st: ExecState,
-    args: Value[],
-    tailArgs: ReadonlyArray<Value[] | undefined> | null,
-  ): FuncResult | Promise<FuncResult> {
-    if (++st.depth > MAX_CALL_DEPTH) {
-      st.depth--;
-      throw panic('max call depth');
-    }
-    let sync = true;
-    try {
-      if ((st.fuelLeft -= (this.chargeCall ? 50 : 0) + this.params.length) < 0) fuelOverflow();
-      if ((++st.ticks & 1023) === 0) st.checkDeadline();
-      const frame = this.makeFrame(st, args, tailArgs);
-      if (!this.isAsync) {
-        this.body(frame);
-        return this.resultOf(frame);
-      }
-      sync = false;
-      return (this.body(frame) as Promise<Signal>).then(
-        () => {
-          st.depth--;
-          return this.resultOf(frame);
-        },
-        (error: unknown) => {
-          st.depth--;
-          throw error;
-        },
-      );
-    } finally {
-      if (sync) st.depth--;
-    }
-  }
-
-  private makeFrame(
-    st: ExecState,
-    args: Value[],
-    tailArgs: ReadonlyArray<Value[] | undefined> | null,
-  ): Frame {
-    const frame = new Frame(st, this.slotCount);
-    const slots = frame.s;
-    const params = this.params;
-    const fixed = this.variadic ? params.length - 1 : params.length;
-    if (this.variadic ? args.length < fixed : args.length !== fixed) {
-      throw panic(`function ${this.name} must have ${fixed} parameters`);
-    }
-    for (let i = 0; i < fixed; i++) {
-      const check = this.paramCheckers[i];
-      slots[i] = check === null ? args[i] : check(args[i], i);
-    }
-    if (this.variadic) slots[fixed] = args.slice(fixed);
-    if (this.tailSlots.length > 0) {
-      let index = 0;
-      for (const tail of this.tails.values()) {
-        const given = tailArgs?.[index];
-        const slotsOfTail = this.tailSlots[index];
-        if (given !== undefined && given.length !== tail.params.length) {
-          throw panic(`function ${tail.name} must have ${tail.params.length} parameters`);
-        }
-        for (let p = 0; p < slotsOfTail.length; p++) {
-          const type = tail.params[p].type;
-          if (given !== undefined) {
-            const check = paramChecker(type);
-            slots[slotsOfTail[p]] = check === null ? given[p] : check(given[p], p);
-          } else {
-            slots[slotsOfTail[p]] = type === null ? [] : zeroValue(type);
-          }
-        }
-        index++;
-      }
-    }
-    return frame;
-  }
-
-  private resultOf(frame: Frame): FuncResult {
-    if (frame.ret !== undefined) return frame.ret;
-    const results = this.results;
-    if (results.length === 0) return null;
-    if (results.length === 1) return zeroValue(results[0]);
-    return new Results(results.map(zeroValue));
-  }
-}
-
-/** Parameters are checked only for string and int; a float passed as int is truncated. */
-function paramChecker(type: TypeName | null): ((value: Value, index: number) => Value) | null {
-  if (type === 'string') {
-    return (value, index) => {
-      if (typeof value !== 'string') throw panic(`parameter ${index + 1} has wrong type`);
-      return value;
-    };
-  }
-  if (type === 'int') {
-    return (value, index) => {
-      if (typeof value === 'bigint') return value;
-      if (typeof value === 'number' && Number.isFinite(value))
-        return ops.checkInt64(BigInt(Math.trunc(value)));
-      throw panic(`parameter ${index + 1} has wrong type`);
-    };
-  }
-  return null;
 }
 
 function fail(reason: string, at: Position): never {
@@ -1354,12 +1226,7 @@ class FunctionCompiler {
     };
   }
 
-  private checkArity(
-    expected: readonly [number, number] | null,
-    name: string,
-    groups: CExpr[],
-    step: ChainStep,
-  ): void {
+  private checkArity(expected: readonly [number, number] | null, name: string, step: ChainStep): void {
     if (!expected) return;
     const main = step.groups[0];
     if (main.some((a) => a.spread)) return;
@@ -1369,7 +1236,6 @@ class FunctionCompiler {
         fail(`function ${name} must have ${expected[0]} parameters`, step.position);
       fail(`wrong count of parameters`, step.position);
     }
-    void groups;
   }
 
   private invoke(step: ChainStep, groups: CExpr[], valueContext: boolean): CExpr {
@@ -1377,7 +1243,7 @@ class FunctionCompiler {
     switch (target.kind) {
       case 'builtin':
         if (step.groups.length > 1) fail(`unknown tail for ${target.builtin.name}`, step.position);
-        this.checkArity(target.builtin.params, target.builtin.name, groups, step);
+        this.checkArity(target.builtin.params, target.builtin.name, step);
         return this.invokeBuiltin(target.builtin, groups, valueContext);
       case 'unit':
       case 'func': {
@@ -1390,7 +1256,7 @@ class FunctionCompiler {
         const variadic = declared ? declared.variadic : target.kind === 'func' ? target.func.variadic : false;
         const name = declared ? declared.name : target.kind === 'func' ? target.func.name : '';
         const min = variadic ? paramCount - 1 : paramCount;
-        this.checkArity([min, variadic ? Infinity : paramCount], name, groups, step);
+        this.checkArity([min, variadic ? Infinity : paramCount], name, step);
         const results = declared
           ? declared.results.length
           : target.kind === 'func'

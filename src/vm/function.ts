@@ -1,0 +1,137 @@
+import { MAX_CALL_DEPTH, type ExecState } from './context';
+import { panic } from './errors';
+import type { CompiledFunc, FuncResult, ParamInfo, TailInfo } from './objects';
+import { checkInt64 } from './operators';
+import { Frame, fuelOverflow, NORMAL, type Signal } from './runtime';
+import { Results, zeroValue, type TypeName, type Value } from './values';
+
+export const FUNC_CALL_PRICE = 50;
+
+export type AnyFn = (fr: Frame) => unknown;
+
+/** A compiled user function: the body is a closure tree, synchronous unless some path may suspend. */
+export class UserFunc implements CompiledFunc {
+  readonly kind = 'func';
+  isAsync = false;
+  writesDb = false;
+  slotCount = 0;
+  body: AnyFn = () => NORMAL;
+  readonly paramCheckers: Array<((value: Value, index: number) => Value) | null>;
+  readonly tailSlots: number[][];
+
+  constructor(
+    readonly name: string,
+    readonly key: string,
+    readonly ecosystem: number,
+    readonly params: ParamInfo[],
+    readonly variadic: boolean,
+    readonly tails: Map<string, TailInfo>,
+    readonly results: TypeName[],
+    readonly line: number,
+    readonly column: number,
+    readonly chargeCall: boolean,
+  ) {
+    this.paramCheckers = params.map((param) => paramChecker(param.type));
+    this.tailSlots = [];
+  }
+
+  call(
+    st: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): FuncResult | Promise<FuncResult> {
+    if (++st.depth > MAX_CALL_DEPTH) {
+      st.depth--;
+      throw panic('max call depth');
+    }
+    let sync = true;
+    try {
+      if ((st.fuelLeft -= (this.chargeCall ? FUNC_CALL_PRICE : 0) + this.params.length) < 0) fuelOverflow();
+      if ((++st.ticks & 1023) === 0) st.checkDeadline();
+      const frame = this.makeFrame(st, args, tailArgs);
+      if (!this.isAsync) {
+        this.body(frame);
+        return this.resultOf(frame);
+      }
+      sync = false;
+      return (this.body(frame) as Promise<Signal>).then(
+        () => {
+          st.depth--;
+          return this.resultOf(frame);
+        },
+        (error: unknown) => {
+          st.depth--;
+          throw error;
+        },
+      );
+    } finally {
+      if (sync) st.depth--;
+    }
+  }
+
+  private makeFrame(
+    st: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): Frame {
+    const frame = new Frame(st, this.slotCount);
+    const slots = frame.s;
+    const params = this.params;
+    const fixed = this.variadic ? params.length - 1 : params.length;
+    if (this.variadic ? args.length < fixed : args.length !== fixed) {
+      throw panic(`function ${this.name} must have ${fixed} parameters`);
+    }
+    for (let i = 0; i < fixed; i++) {
+      const check = this.paramCheckers[i];
+      slots[i] = check === null ? args[i] : check(args[i], i);
+    }
+    if (this.variadic) slots[fixed] = args.slice(fixed);
+    if (this.tailSlots.length > 0) {
+      let index = 0;
+      for (const tail of this.tails.values()) {
+        const given = tailArgs?.[index];
+        const slotsOfTail = this.tailSlots[index];
+        if (given !== undefined && given.length !== tail.params.length) {
+          throw panic(`function ${tail.name} must have ${tail.params.length} parameters`);
+        }
+        for (let p = 0; p < slotsOfTail.length; p++) {
+          const type = tail.params[p].type;
+          if (given !== undefined) {
+            const check = paramChecker(type);
+            slots[slotsOfTail[p]] = check === null ? given[p] : check(given[p], p);
+          } else {
+            slots[slotsOfTail[p]] = type === null ? [] : zeroValue(type);
+          }
+        }
+        index++;
+      }
+    }
+    return frame;
+  }
+
+  private resultOf(frame: Frame): FuncResult {
+    if (frame.ret !== undefined) return frame.ret;
+    const results = this.results;
+    if (results.length === 0) return null;
+    if (results.length === 1) return zeroValue(results[0]);
+    return new Results(results.map(zeroValue));
+  }
+}
+
+/** Parameters are checked only for string and int; a float passed as int is truncated. */
+export function paramChecker(type: TypeName | null): ((value: Value, index: number) => Value) | null {
+  if (type === 'string') {
+    return (value, index) => {
+      if (typeof value !== 'string') throw panic(`parameter ${index + 1} has wrong type`);
+      return value;
+    };
+  }
+  if (type === 'int') {
+    return (value, index) => {
+      if (typeof value === 'bigint') return value;
+      if (typeof value === 'number' && Number.isFinite(value)) return checkInt64(BigInt(Math.trunc(value)));
+      throw panic(`parameter ${index + 1} has wrong type`);
+    };
+  }
+  return null;
+}
