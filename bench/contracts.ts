@@ -21,7 +21,7 @@ import { loadConfig } from '../src/config';
 import { ContractsService } from '../src/contracts/contracts.service';
 import { HOST_BUILTINS, PRELUDE } from '../src/contracts/host';
 import { SYSTEM_CONTRACTS } from '../src/contracts/system';
-import { DatabaseService, type Sql } from '../src/database/database.service';
+import type { Sql } from '../src/database/database.service';
 import { Vm, type Value } from '../src/vm';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -102,7 +102,6 @@ async function newParameter(runs: number) {
   );
   try {
     const contracts = app.get(ContractsService);
-    const db = app.get(DatabaseService);
     const crypto = app.get(NodeCrypto);
     const founder = app.get(NodeIdentity).keys.founder.keyId;
     const caller = { keyId: founder, account: crypto.address(founder), ecosystem: 1n, roleId: 0n };
