@@ -44,7 +44,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const probe = (mode: string, text?: string) => bench.run(bench.founder, 'HostProbe', text === undefined ? { Mode: mode } : { Mode: mode, Text: text });
+const probe = (mode: string, text?: string) =>
+  bench.run(bench.founder, 'HostProbe', text === undefined ? { Mode: mode } : { Mode: mode, Text: text });
 
 describe('reading through DBFind, DBRow and DBCount', () => {
   it('reads rows of the caller ecosystem as strings', async () => {
@@ -94,13 +95,17 @@ describe('writing', () => {
       `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'price_exec_db_count'`,
     );
     expect(price).toEqual({ value: '50' });
-    await bench.db.query(`UPDATE "1_platform_parameters" SET "value" = '900000000' WHERE "name" = 'price_exec_db_count'`);
+    await bench.db.query(
+      `UPDATE "1_platform_parameters" SET "value" = '900000000' WHERE "name" = 'price_exec_db_count'`,
+    );
     await bench.contracts.reload(bench.db);
     try {
       expect((await probe('count')).error?.message).toBe('runtime cost limit overflow');
       expect((await probe('find')).ok).toBe(true);
     } finally {
-      await bench.db.query(`UPDATE "1_platform_parameters" SET "value" = '50' WHERE "name" = 'price_exec_db_count'`);
+      await bench.db.query(
+        `UPDATE "1_platform_parameters" SET "value" = '50' WHERE "name" = 'price_exec_db_count'`,
+      );
       await bench.contracts.reload(bench.db);
     }
     expect((await probe('count')).result).toBe('3');
@@ -108,7 +113,11 @@ describe('writing', () => {
 
   it('refuses the founder-only contracts to another key', async () => {
     const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
-    const outcome = await bench.run(bench.actor(nodeKey), 'NewParameter', { Name: 'x1', Value: '1', Conditions: 'true' });
+    const outcome = await bench.run(bench.actor(nodeKey), 'NewParameter', {
+      Name: 'x1',
+      Value: '1',
+      Conditions: 'true',
+    });
     expect(outcome.ok).toBe(false);
     expect(outcome.error?.type).toBe('warning');
     expect(outcome.error?.message).toBe('Access denied');
@@ -120,16 +129,31 @@ describe('the journal', () => {
   it('records every change and takes a transaction back exactly', async () => {
     const tables = ['1_parameters', '1_pages', 'rollback_tx'];
     const before = await bench.snapshot(tables);
-    const created = await bench.mustRun(bench.founder, 'NewParameter', { Name: 'journal_probe', Value: '7', Conditions: 'true' });
+    const created = await bench.mustRun(bench.founder, 'NewParameter', {
+      Name: 'journal_probe',
+      Value: '7',
+      Conditions: 'true',
+    });
     const id = created.result;
-    expect(await bench.db.one(`SELECT "value" FROM "1_parameters" WHERE "id" = $1`, [id])).toEqual({ value: '7' });
+    expect(await bench.db.one(`SELECT "value" FROM "1_parameters" WHERE "id" = $1`, [id])).toEqual({
+      value: '7',
+    });
     const edited = await bench.mustRun(bench.founder, 'EditParameter', { Id: Number(id), Value: '8' });
-    const page = await bench.db.one<{ id: string }>(`SELECT "id" FROM "1_pages" WHERE "name" = 'default_page'`);
-    const pageEdit = await bench.mustRun(bench.founder, 'EditPage', { Id: Number(page!.id), Value: 'Div(){changed}' });
-    expect((await bench.db.one<{ value: string }>(`SELECT "value" FROM "1_pages" WHERE "id" = $1`, [page!.id]))?.value).toBe(
-      'Div(){changed}',
+    const page = await bench.db.one<{ id: string }>(
+      `SELECT "id" FROM "1_pages" WHERE "name" = 'default_page'`,
     );
-    const journal = await bench.db.query(`SELECT "table_name", "data" FROM "rollback_tx" WHERE "tx_hash" = $1`, [edited.txHash]);
+    const pageEdit = await bench.mustRun(bench.founder, 'EditPage', {
+      Id: Number(page!.id),
+      Value: 'Div(){changed}',
+    });
+    expect(
+      (await bench.db.one<{ value: string }>(`SELECT "value" FROM "1_pages" WHERE "id" = $1`, [page!.id]))
+        ?.value,
+    ).toBe('Div(){changed}');
+    const journal = await bench.db.query(
+      `SELECT "table_name", "data" FROM "rollback_tx" WHERE "tx_hash" = $1`,
+      [edited.txHash],
+    );
     expect(journal).toEqual([{ table_name: '1_parameters', data: JSON.stringify({ value: '7' }) }]);
 
     await bench.undo(pageEdit.txHash);
@@ -140,7 +164,11 @@ describe('the journal', () => {
 
   it('drops a contract created by a transaction that is taken back', async () => {
     const source = `contract JournalProbe { action { $result = "here" } }`;
-    const created = await bench.mustRun(bench.founder, 'NewContract', { ApplicationId: 1, Value: source, Conditions: 'true' });
+    const created = await bench.mustRun(bench.founder, 'NewContract', {
+      ApplicationId: 1,
+      Value: source,
+      Conditions: 'true',
+    });
     expect(Number(created.result)).toBeGreaterThan(5000);
     expect((await bench.mustRun(bench.founder, 'JournalProbe')).result).toBe('here');
     await bench.undo(created.txHash);
@@ -153,7 +181,11 @@ describe('the journal', () => {
     const source = `contract RolledBack { action { $result = 1 } }`;
     await expect(
       bench.contracts.transaction(async (sql) => {
-        const outcome = await bench.runIn(sql, bench.founder, 'NewContract', { ApplicationId: 1, Value: source, Conditions: 'true' });
+        const outcome = await bench.runIn(sql, bench.founder, 'NewContract', {
+          ApplicationId: 1,
+          Value: source,
+          Conditions: 'true',
+        });
         expect(outcome.ok).toBe(true);
         expect(bench.contracts.contract('RolledBack', 1n)).toBeDefined();
         throw new Error('the block failed');

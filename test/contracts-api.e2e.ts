@@ -68,9 +68,19 @@ describe('contract/{name}', () => {
   });
 
   it('answers E_CONTRACT for unknown names, over REST and JSON-RPC', async () => {
-    expectRestError(await node.client.get('/api/v2/contract/Nope'), 404, 'E_CONTRACT', 'There is not Nope contract');
+    expectRestError(
+      await node.client.get('/api/v2/contract/Nope'),
+      404,
+      'E_CONTRACT',
+      'There is not Nope contract',
+    );
     expectRestError(await node.client.get('/api/v2/contract/@7NewPage'), 404, 'E_CONTRACT');
-    const answer = await node.client.rpcRaw({ jsonrpc: '2.0', id: 1, method: 'ibax.getContractInfo', params: ['Nope'] });
+    const answer = await node.client.rpcRaw({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ibax.getContractInfo',
+      params: ['Nope'],
+    });
     expect(answer.body.error).toEqual({ code: -32000, message: 'There is not Nope contract' });
   });
 
@@ -81,16 +91,37 @@ describe('contract/{name}', () => {
   });
 
   it('needs a session: no token, an expired one, a forged one', async () => {
-    expectRestError(await node.client.get('/api/v2/contract/NewPage', { token: null }), 401, 'E_UNAUTHORIZED', 'Unauthorized');
+    expectRestError(
+      await node.client.get('/api/v2/contract/NewPage', { token: null }),
+      401,
+      'E_UNAUTHORIZED',
+      'Unauthorized',
+    );
     const expired = craftToken(node.config.jwtSecret, { key_id: '1', ecosystem_id: '1', exp: 1_000 });
-    expectRestError(await node.client.get('/api/v2/contract/NewPage', { token: expired }), 401, 'E_TOKENEXPIRED', /^Token is expired by /);
-    const forged = craftToken('some other secret, long enough', { key_id: '1', ecosystem_id: '1', exp: 9_999_999_999 });
+    expectRestError(
+      await node.client.get('/api/v2/contract/NewPage', { token: expired }),
+      401,
+      'E_TOKENEXPIRED',
+      /^Token is expired by /,
+    );
+    const forged = craftToken('some other secret, long enough', {
+      key_id: '1',
+      ecosystem_id: '1',
+      exp: 9_999_999_999,
+    });
     expectRestError(await node.client.get('/api/v2/contracts', { token: forged }), 401, 'E_UNAUTHORIZED');
     const none = unsignedToken({ key_id: '1', ecosystem_id: '1', exp: 9_999_999_999 });
     expectRestError(await node.client.get('/api/v2/contracts', { token: none }), 401, 'E_UNAUTHORIZED');
     const uid = await node.client.get('/api/v2/getuid', { token: null });
-    expectRestError(await node.client.get('/api/v2/contracts', { token: uid.body.token }), 401, 'E_UNAUTHORIZED');
-    const rpc = await node.client.rpcRaw({ jsonrpc: '2.0', id: 1, method: 'ibax.getContracts' }, { token: expired });
+    expectRestError(
+      await node.client.get('/api/v2/contracts', { token: uid.body.token }),
+      401,
+      'E_UNAUTHORIZED',
+    );
+    const rpc = await node.client.rpcRaw(
+      { jsonrpc: '2.0', id: 1, method: 'ibax.getContracts' },
+      { token: expired },
+    );
     expect(rpc.body.error.code).toBe(-32014);
   });
 });
@@ -114,7 +145,13 @@ describe('contracts', () => {
       value: 'string',
       wallet_id: 'string',
     });
-    expect(first).toMatchObject({ id: '1', name: 'DeveloperCondition', ecosystem_id: '1', wallet_id: '0', token_id: '1' });
+    expect(first).toMatchObject({
+      id: '1',
+      name: 'DeveloperCondition',
+      ecosystem_id: '1',
+      wallet_id: '0',
+      token_id: '1',
+    });
     expect(first.value).toContain('contract DeveloperCondition');
   });
 
@@ -124,7 +161,12 @@ describe('contracts', () => {
     expect((await node.client.get('/api/v2/contracts?limit=5000')).body.list).toHaveLength(37);
     const empty = await node.client.get('/api/v2/contracts?offset=100');
     expect(empty.text).toBe('{"count":37,"list":null}');
-    expectRestError(await node.client.get('/api/v2/contracts?limit=abc'), 400, 'E_SERVER', 'schema: error converting value for "limit"');
+    expectRestError(
+      await node.client.get('/api/v2/contracts?limit=abc'),
+      400,
+      'E_SERVER',
+      'schema: error converting value for "limit"',
+    );
   });
 
   it('is the same over JSON-RPC, with limit at most 100', async () => {
@@ -133,7 +175,12 @@ describe('contracts', () => {
     const all = await node.client.rpc('ibax.getContracts', [0, 1000]);
     expect(all.list).toHaveLength(37);
     expect((await node.client.rpc('ibax.getContracts')).list).toHaveLength(25);
-    const bad = await node.client.rpcRaw({ jsonrpc: '2.0', id: 1, method: 'ibax.getContracts', params: ['x'] });
+    const bad = await node.client.rpcRaw({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ibax.getContracts',
+      params: ['x'],
+    });
     expect(bad.body.error.code).toBe(-32602);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface BuildInfo {
   version: string;
@@ -13,9 +13,7 @@ export interface BuildInfo {
  * (container images do), else read from the git checkout the node runs from, else "unknown".
  */
 export function readBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-    version: string;
-  };
+  const pkg = JSON.parse(readFileSync(packageFile(), 'utf8')) as { version: string };
   const git = readGit(join(root, '.git'));
   return {
     version: pkg.version,
@@ -23,6 +21,15 @@ export function readBuildInfo(root = process.cwd(), env = process.env): BuildInf
     commit: env.BUILD_COMMIT || git.commit || 'unknown',
     time: env.BUILD_TIME || 'unknown',
   };
+}
+
+/** The project's package.json, from src/ (npm start) or dist/src/ (the compiled node). */
+function packageFile(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error('package.json of the node was not found');
+  }
 }
 
 function readGit(gitDir: string): { branch?: string; commit?: string } {
