@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex, createHasher, createSigner, parsePrivateKeyHex, utf8 } from '../src/crypto';
-import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
+import { useTestNode, type TestNode } from './support/node';
 import { craftToken, expectRestError, expectShape, sleep, unsignedToken } from './support/wire';
 
-let db: TestDatabase;
+const running = useTestNode();
 let node: TestNode;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  node = await startNode({ databaseUrl: db.url });
-});
-
-afterAll(async () => {
-  await node?.stop(true);
-  await db?.drop();
+  node = running.node;
 });
 
 const LOGIN_SHAPE = {

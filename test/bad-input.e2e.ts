@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestNode, type TestNode } from './support/node';
 import { craftToken, expectRestError, unsignedToken } from './support/wire';
 
-let db: TestDatabase;
+const running = useTestNode();
 let node: TestNode;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  node = await startNode({ databaseUrl: db.url });
-});
-
-afterAll(async () => {
-  await node?.stop(true);
-  await db?.drop();
+  node = running.node;
 });
 
 /** Every public REST endpoint of the foundation, with the status a clean call gets. */

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestNode, type TestNode } from './support/node';
 import { craftToken, expectRestError, expectShape, unsignedToken } from './support/wire';
 
-let db: TestDatabase;
+const running = useTestNode();
 let node: TestNode;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  node = await startNode({ databaseUrl: db.url });
+  node = running.node;
   await node.client.login(node.founderKey);
-});
-
-afterAll(async () => {
-  await node?.stop(true);
-  await db?.drop();
 });
 
 const CONTRACT_SHAPE = {

@@ -78,17 +78,7 @@ export class ContractsService implements OnModuleInit {
     );
     for (const row of rows) {
       try {
-        this.vm.compileSource(row.value, {
-          ecosystem: Number(row.ecosystem),
-          extern: true,
-          meta: {
-            tableId: Number(row.id),
-            walletId: BigInt(row.wallet_id),
-            tokenId: BigInt(row.token_id),
-            conditions: row.conditions,
-            appId: BigInt(row.app_id),
-          },
-        });
+        this.compileRow(row);
       } catch (error) {
         // One broken row must not keep the node from serving; it is reported and left out.
         this.logger.error(
@@ -131,18 +121,23 @@ export class ContractsService implements OnModuleInit {
         compiled.meta.walletId === BigInt(row.wallet_id) &&
         compiled.meta.tokenId === BigInt(row.token_id);
       if (sameRow) continue;
-      this.vm.compileSource(row.value, {
-        ecosystem: Number(row.ecosystem),
-        extern: true,
-        meta: {
-          tableId: Number(row.id),
-          walletId: BigInt(row.wallet_id),
-          tokenId: BigInt(row.token_id),
-          conditions: row.conditions,
-          appId: BigInt(row.app_id),
-        },
-      });
+      this.compileRow(row);
     }
+  }
+
+  /** Compiles a `1_contracts` row into the VM (names it uses may be defined by later rows). */
+  private compileRow(row: ContractRow): void {
+    this.vm.compileSource(row.value, {
+      ecosystem: Number(row.ecosystem),
+      extern: true,
+      meta: {
+        tableId: Number(row.id),
+        walletId: BigInt(row.wallet_id),
+        tokenId: BigInt(row.token_id),
+        conditions: row.conditions,
+        appId: BigInt(row.app_id),
+      },
+    });
   }
 
   contract(name: string, ecosystem: bigint): CompiledContract | undefined {

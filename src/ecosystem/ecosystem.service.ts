@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { ApiError } from '../common/api-error';
+import { jsonObject } from '../common/json-object';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { DatabaseService } from '../database/database.service';
 
@@ -183,19 +184,6 @@ export class EcosystemService {
     }
     return counts;
   }
-}
-
-function jsonObject(value: unknown): Record<string, unknown> {
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 function sumEmissions(list: unknown): { issue: string; emission: string; burn: string } {

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import { NodeIdentity } from '../../src/chain/node-identity.service';
 import { loadConfig, type AppConfig } from '../../src/config';
@@ -91,4 +92,24 @@ export async function startNode(
       if (remove) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Boots one node (on a fresh test database) for a test file, before its tests, and stops it and drops
+ * the database after them. The returned handle's `node` is set once the file's tests start.
+ */
+export function useTestNode(options: { env?: Record<string, string> } = {}): {
+  node: TestNode;
+  db: TestDatabase;
+} {
+  const handle = {} as { node: TestNode; db: TestDatabase };
+  beforeAll(async () => {
+    handle.db = await createTestDatabase();
+    handle.node = await startNode({ databaseUrl: handle.db.url, env: options.env });
+  });
+  afterAll(async () => {
+    await handle.node?.stop(true);
+    await handle.db?.drop();
+  });
+  return handle;
 }

@@ -1,3 +1,4 @@
+import { jsonObject } from '../../common/json-object';
 import { panic, type BuiltinContext } from '../../vm';
 import { ecosystemOf, hostOf, type HostState } from './state';
 import type { ResolvedTable } from './tables';
@@ -10,19 +11,6 @@ export interface TablePermissions {
   filter?: string;
   /** Column → its update condition, or {update, read}. */
   columns: Record<string, string | { update?: string; read?: string }>;
-}
-
-function object(value: unknown): Record<string, unknown> {
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return {};
-    }
-  }
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 /**
@@ -39,7 +27,7 @@ export async function tablePermissions(
     [ecosystem.toString(), table.name],
   );
   if (!row) return undefined;
-  const permissions = object(row.permissions);
+  const permissions = jsonObject(row.permissions);
   const text = (name: string) => (typeof permissions[name] === 'string' ? (permissions[name] as string) : '');
   return {
     insert: text('insert'),
@@ -47,7 +35,7 @@ export async function tablePermissions(
     new_column: text('new_column'),
     read: text('read') || undefined,
     filter: text('filter') || undefined,
-    columns: object(row.columns) as TablePermissions['columns'],
+    columns: jsonObject(row.columns) as TablePermissions['columns'],
   };
 }
 
