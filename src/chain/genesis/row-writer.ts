@@ -3,10 +3,14 @@ import type { SeedRow } from './ecosystem-seed';
 
 const IDENTIFIER = /^[a-z0-9_]+$/;
 
-/** A value as a bound parameter: 64-bit integers as text, JSON values as JSON text, bytes as bytea. */
-function parameter(value: unknown): unknown {
+/**
+ * A value as a bound parameter: 64-bit integers as text, JSON values as JSON text, bytes as bytea, times
+ * as UTC text (a Date would be sent in the process's time zone, and genesis must not depend on it).
+ */
+export function parameter(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Date || Buffer.isBuffer(value) || value instanceof Uint8Array) return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value) || value instanceof Uint8Array) return value;
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return value;
 }

@@ -8,20 +8,10 @@ import {
   type Value,
 } from '../../vm';
 import type { Expr } from '../../vm/ast';
+import { intArg, textArg } from './args';
 import { allowed, requireAllowed } from './permissions';
 import { ecosystemOf, effectiveStack, hostOf } from './state';
 import { resolveTable, TableError } from './tables';
-
-function text(value: Value, what: string): string {
-  if (typeof value !== 'string') throw panic(`${what} must be a string`);
-  return value;
-}
-
-function integer(value: Value, what: string): bigint {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
-  throw panic(`${what} must be an integer`);
-}
 
 /** True while one of the named contracts is the one executing (the writer's, inside a permission check). */
 function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {
@@ -29,14 +19,17 @@ function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {
   const current = stack[stack.length - 1];
   if (!current) return false;
   return names.some(
-    (name) => resolveContractKey(text(name, 'contract name'), ctx.ecosystem || 1) === current,
+    (name) => resolveContractKey(textArg(name, 'contract name'), ctx.ecosystem || 1) === current,
   );
 }
 
 /** Runs each named contract's `conditions`; an error they raise is the caller's error. */
 async function contractConditions(ctx: BuiltinContext, ...names: Value[]): Promise<Value> {
   for (const name of names) {
-    await ctx.vm.runConditions(text(name, 'contract name'), { tx: ctx.tx, ecosystem: Number(ecosystemOf(ctx)) });
+    await ctx.vm.runConditions(textArg(name, 'contract name'), {
+      tx: ctx.tx,
+      ecosystem: Number(ecosystemOf(ctx)),
+    });
   }
   return true;
 }
@@ -45,7 +38,7 @@ async function contractConditions(ctx: BuiltinContext, ...names: Value[]): Promi
 async function roleAccess(ctx: BuiltinContext, ...ids: Value[]): Promise<Value> {
   if (ids.length === 0) return false;
   const host = hostOf(ctx);
-  const roleIds = ids.map((id) => integer(id, 'role id').toString());
+  const roleIds = ids.map((id) => intArg(id, 'role id').toString());
   const row = await host.sql.one(
     `SELECT 1 FROM "1_roles_participants"
       WHERE "ecosystem" = $1 AND "deleted" = 0 AND "member"->>'account' = $2 AND "role"->>'id' = ANY($3::text[])`,
@@ -105,7 +98,7 @@ export function validateConditionText(condition: string): void {
 }
 
 function validateCondition(_ctx: BuiltinContext, condition: Value, _ecosystem: Value = null): Value {
-  validateConditionText(text(condition, 'condition'));
+  validateConditionText(textArg(condition, 'condition'));
   return null;
 }
 
@@ -132,7 +125,7 @@ async function allowChange(ctx: BuiltinContext, tableName: string): Promise<void
 }
 
 async function allowChangeCondition(ctx: BuiltinContext, table: Value): Promise<Value> {
-  await allowChange(ctx, text(table, 'table name').replace(/^@\d+/, '').toLowerCase());
+  await allowChange(ctx, textArg(table, 'table name').replace(/^@\d+/, '').toLowerCase());
   return true;
 }
 
@@ -146,11 +139,11 @@ async function rowConditions(
   const host = hostOf(ctx);
   let table;
   try {
-    table = resolveTable(text(tableArg, 'table name'), ecosystemOf(ctx));
+    table = resolveTable(textArg(tableArg, 'table name'), ecosystemOf(ctx));
   } catch (error) {
     throw panic(error instanceof TableError ? error.message : String(error));
   }
-  const id = integer(idArg, 'id');
+  const id = intArg(idArg, 'id');
   const params: unknown[] = [id.toString()];
   let where = '"id" = $1';
   if (table.shared) {
@@ -171,7 +164,7 @@ async function rowConditions(
 }
 
 async function evalBuiltin(ctx: BuiltinContext, condition: Value): Promise<Value> {
-  const textValue = text(condition, 'condition');
+  const textValue = textArg(condition, 'condition');
   if (!textValue.trim()) throw panic('The condition is empty');
   return allowed(ctx, textValue);
 }
@@ -184,11 +177,11 @@ async function evalCondition(
   columnArg: Value,
 ): Promise<Value> {
   const host = hostOf(ctx);
-  const table = resolveTable(text(tableArg, 'table name'), ecosystemOf(ctx));
+  const table = resolveTable(textArg(tableArg, 'table name'), ecosystemOf(ctx));
   const columns = await host.catalog.require(table);
-  const column = columns.get(text(columnArg, 'column').toLowerCase());
+  const column = columns.get(textArg(columnArg, 'column').toLowerCase());
   if (!column || !columns.has('name')) throw panic(`unknown column ${String(columnArg)}`);
-  const params: unknown[] = [text(nameArg, 'name')];
+  const params: unknown[] = [textArg(nameArg, 'name')];
   let where = '"name" = $1';
   if (table.shared) {
     params.push(table.ecosystem.toString());

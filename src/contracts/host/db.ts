@@ -1,4 +1,5 @@
 import { INT64_MAX, panic, type BuiltinContext, type BuiltinDef, type Value } from '../../vm';
+import { intArg, mapArg, nextRowId, textArg } from './args';
 import { previousValues, rowKeyOf } from './journal';
 import {
   columnReadCondition,
@@ -22,29 +23,11 @@ import { WhereCompiler } from './where';
 const DEFAULT_LIMIT = 25n;
 const MAX_LIMIT = 10_000n;
 
-function text(value: Value, what: string): string {
-  if (typeof value !== 'string') throw panic(`${what} must be a string`);
-  return value;
-}
-
-function integer(value: Value, what: string): bigint {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
-  throw panic(`${what} must be an integer`);
-}
-
-function mapArg(value: Value, what: string): Map<string, Value> {
-  if (value === null) return new Map();
-  if (!(value instanceof Map)) throw panic(`${what} must be a map`);
-  return value;
-}
-
 async function openTable(ctx: BuiltinContext, name: Value) {
   const host = hostOf(ctx);
   let table: ResolvedTable;
   try {
-    table = resolveTable(text(name, 'table name'), ecosystemOf(ctx));
+    table = resolveTable(textArg(name, 'table name'), ecosystemOf(ctx));
   } catch (error) {
     throw panic(error instanceof TableError ? error.message : String(error));
   }
@@ -111,7 +94,7 @@ function requestedColumns(columnsArg: Value, columns: ReadonlyMap<string, Column
       ? []
       : Array.isArray(columnsArg)
         ? columnsArg.map((item) => String(item))
-        : text(columnsArg, 'columns').split(',');
+        : textArg(columnsArg, 'columns').split(',');
   const cleaned = names.map((name) => name.trim().toLowerCase()).filter(Boolean);
   if (cleaned.length === 0 || cleaned.includes('*')) {
     return [...columns.values()].filter(
@@ -135,15 +118,15 @@ async function dbSelect(ctx: BuiltinContext, ...args: Value[]): Promise<Value> {
   const selected = await readableColumns(ctx, table, requestedColumns(columnsArg, columns));
   const params: unknown[] = [];
   const conditions = [scope(table, params), new WhereCompiler(columns, params).compile(where)];
-  const id = integer(idArg, 'id');
+  const id = intArg(idArg, 'id');
   if (id !== 0n) {
     params.push(id.toString());
     conditions.push(`"id" = $${params.length}`);
   }
-  let limit = integer(limitArg, 'limit');
+  let limit = intArg(limitArg, 'limit');
   if (limit <= 0n) limit = DEFAULT_LIMIT;
   if (limit > MAX_LIMIT) limit = MAX_LIMIT;
-  const offset = integer(offsetArg, 'offset');
+  const offset = intArg(offsetArg, 'offset');
   if (offset < 0n || offset > INT64_MAX) throw panic('offset must not be negative');
   const list = selected.map((column) => `${textColumnExpression(column)} AS "${column.name}"`).join(', ');
   const rows = await host.sql.query<Record<string, unknown>>(
@@ -195,12 +178,21 @@ function assignments(values: Map<string, Value>, columns: ReadonlyMap<string, Co
   });
 }
 
+/**
+ * The SQL value of a Unix time for a `timestamp col` key. A `timestamp` column holds UTC wall time (reads
+ * format it with a `Z`), so the instant is converted at UTC, not in the session's TimeZone setting.
+ */
+function unixTimeSql(column: ColumnInfo, placeholder: string): string {
+  const instant = `to_timestamp(${placeholder}::bigint)`;
+  return column.type === 'timestamp without time zone' ? `(${instant} AT TIME ZONE 'UTC')` : instant;
+}
+
 function assignmentSql(assignment: Assignment, params: unknown[]): string {
   const quoted = `"${assignment.column.name}"`;
   params.push(toSqlParam(assignment.value, assignment.column));
   const placeholder = `$${params.length}`;
   if (assignment.delta) return `${quoted} = ${quoted} ${assignment.delta} ${placeholder}`;
-  if (assignment.timestamp) return `${quoted} = to_timestamp(${placeholder}::bigint)`;
+  if (assignment.timestamp) return `${quoted} = ${unixTimeSql(assignment.column, placeholder)}`;
   return `${quoted} = ${placeholder}`;
 }
 
@@ -219,11 +211,6 @@ async function checkUpdate(
   return permissions;
 }
 
-async function nextId(ctx: BuiltinContext, physical: string): Promise<bigint> {
-  const row = await hostOf(ctx).sql.one<{ id: string | null }>(`SELECT max("id") AS "id" FROM "${physical}"`);
-  return (row?.id ? BigInt(row.id) : 0n) + 1n;
-}
-
 /** DBInsert(table, values) → the new row's id. */
 async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Promise<Value> {
   const { host, table, columns } = await openTable(ctx, name);
@@ -236,10 +223,10 @@ async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Pro
   if (given !== undefined && given !== null) {
     // Only the keys table is keyed by a given id (the account's key id).
     if (table.physical !== '1_keys') throw panic(`id of ${table.name} is assigned by the node`);
-    id = integer(given, 'id');
+    id = intArg(given, 'id');
     values.delete('id');
   } else {
-    id = await nextId(ctx, table.physical);
+    id = await nextRowId(hostOf(ctx).sql, table.physical);
   }
   const changes = assignments(values, columns);
   const params: unknown[] = [id.toString()];
@@ -253,7 +240,9 @@ async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Pro
   for (const change of changes) {
     params.push(toSqlParam(change.value, change.column));
     names.push(`"${change.column.name}"`);
-    placeholders.push(change.timestamp ? `to_timestamp($${params.length}::bigint)` : `$${params.length}`);
+    placeholders.push(
+      change.timestamp ? unixTimeSql(change.column, `$${params.length}`) : `$${params.length}`,
+    );
   }
   try {
     await host.sql.query(
@@ -304,7 +293,7 @@ async function dbUpdate(ctx: BuiltinContext, name: Value, idArg: Value, valuesAr
   const changes = assignments(mapArg(valuesArg, 'values'), columns);
   if (changes.length === 0) return null;
   await checkUpdate(ctx, table, changes);
-  await updateRow(ctx, table, integer(idArg, 'id'), changes);
+  await updateRow(ctx, table, intArg(idArg, 'id'), changes);
   return null;
 }
 

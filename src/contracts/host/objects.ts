@@ -1,4 +1,5 @@
 import { ecosystemSeedRows } from '../../chain/genesis/ecosystem-seed';
+import { insertRows } from '../../chain/genesis/row-writer';
 import {
   CompileError,
   CONTRACT_ID_OFFSET,
@@ -8,20 +9,10 @@ import {
   type BuiltinDef,
   type Value,
 } from '../../vm';
+import { intArg, nextRowId, textArg } from './args';
 import { rowKeyOf } from './journal';
 import { requireExecAccess } from './privileged';
 import { ecosystemOf, hostOf, type HostState } from './state';
-
-function text(value: Value, what: string): string {
-  if (typeof value !== 'string') throw panic(`${what} must be a string`);
-  return value;
-}
-
-function integer(value: Value, what: string): bigint {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
-  throw panic(`${what} must be an integer`);
-}
 
 function namesOf(ctx: BuiltinContext, source: string): string[] {
   try {
@@ -31,22 +22,16 @@ function namesOf(ctx: BuiltinContext, source: string): string[] {
   }
 }
 
+/** The first top-level name of a source, or "" when it declares none (NewContract reports that itself). */
 function contractName(ctx: BuiltinContext, source: Value): Value {
-  const names = namesOf(ctx, text(source, 'source'));
-  if (names.length === 0) throw panic('the source declares no contract or function');
-  return names[0];
+  return namesOf(ctx, textArg(source, 'source'))[0] ?? '';
 }
 
 function validateEditContractNewValue(ctx: BuiltinContext, newSource: Value, oldSource: Value): Value {
-  if (!ctx.vm.sameNames(text(oldSource, 'old source'), text(newSource, 'new source'))) {
+  if (!ctx.vm.sameNames(textArg(oldSource, 'old source'), textArg(newSource, 'new source'))) {
     throw panic('Contracts or functions names cannot be changed');
   }
   return null;
-}
-
-async function nextId(host: HostState, table: string): Promise<bigint> {
-  const row = await host.sql.one<{ id: string | null }>(`SELECT max("id") AS "id" FROM "${table}"`);
-  return (row?.id ? BigInt(row.id) : 0n) + 1n;
 }
 
 function register(
@@ -74,17 +59,17 @@ async function createContract(
   await requireExecAccess(ctx, 'CreateContract');
   const host = hostOf(ctx);
   const ecosystem = ecosystemOf(ctx);
-  const contract = text(name, 'name');
+  const contract = textArg(name, 'name');
   const key = resolveContractKey(contract, Number(ecosystem));
   if (ctx.vm.registry.has(key)) throw panic(`Contract or function ${contract} already exists`);
-  const id = await nextId(host, '1_contracts');
-  const tokenId = integer(tokenEcosystem, 'token ecosystem') || 1n;
-  const app = integer(appId, 'application id');
-  register(host, text(source, 'source'), ecosystem, {
+  const id = await nextRowId(host.sql, '1_contracts');
+  const tokenId = intArg(tokenEcosystem, 'token ecosystem') || 1n;
+  const app = intArg(appId, 'application id');
+  register(host, textArg(source, 'source'), ecosystem, {
     tableId: Number(id),
     walletId: 0n,
     tokenId,
-    conditions: text(conditions, 'conditions'),
+    conditions: textArg(conditions, 'conditions'),
     appId: app,
   });
   await host.sql.query(
@@ -147,24 +132,24 @@ async function updateContract(
   await requireExecAccess(ctx, 'UpdateContract');
   const host = hostOf(ctx);
   const ecosystem = ecosystemOf(ctx);
-  const id = integer(idArg, 'id');
+  const id = intArg(idArg, 'id');
   const before = await contractRow(host, id, ecosystem);
-  const newSource = text(source, 'source') || before.value;
+  const newSource = textArg(source, 'source') || before.value;
   if (!ctx.vm.sameNames(before.value, newSource))
     throw panic('Contracts or functions names cannot be changed');
   const changes: Partial<Record<keyof ContractRow, string>> = {};
   if (newSource !== before.value) changes.value = newSource;
-  const newConditions = text(conditions, 'conditions');
+  const newConditions = textArg(conditions, 'conditions');
   if (newConditions && newConditions !== before.conditions) changes.conditions = newConditions;
-  if (walletId !== null && integer(walletId, 'wallet id').toString() !== before.wallet_id) {
-    changes.wallet_id = integer(walletId, 'wallet id').toString();
+  if (walletId !== null && intArg(walletId, 'wallet id').toString() !== before.wallet_id) {
+    changes.wallet_id = intArg(walletId, 'wallet id').toString();
   }
   if (
     tokenId !== null &&
-    integer(tokenId, 'token id') > 0n &&
-    integer(tokenId, 'token id').toString() !== before.token_id
+    intArg(tokenId, 'token id') > 0n &&
+    intArg(tokenId, 'token id').toString() !== before.token_id
   ) {
-    changes.token_id = integer(tokenId, 'token id').toString();
+    changes.token_id = intArg(tokenId, 'token id').toString();
   }
   const after = { ...before, ...changes };
   register(host, after.value, ecosystem, {
@@ -186,8 +171,8 @@ async function bindWallet(
 ): Promise<Value> {
   await requireExecAccess(ctx, bind ? 'BndWallet' : 'UnbndWallet');
   const host = hostOf(ctx);
-  const ecosystem = ecosystemArg === null ? ecosystemOf(ctx) : integer(ecosystemArg, 'ecosystem');
-  const id = integer(idArg, 'id');
+  const ecosystem = ecosystemArg === null ? ecosystemOf(ctx) : intArg(ecosystemArg, 'ecosystem');
+  const id = intArg(idArg, 'id');
   const before = await contractRow(host, id, ecosystem);
   const walletId = bind ? host.caller.keyId : 0n;
   await updateContractRow(host, id, before, { wallet_id: walletId.toString() });
@@ -205,14 +190,14 @@ async function createLanguage(
   await requireExecAccess(ctx, 'CreateLanguage');
   const host = hostOf(ctx);
   const ecosystem = ecosystemOf(ctx);
-  const label = text(name, 'name');
-  validateTranslations(text(trans, 'translations'));
+  const label = textArg(name, 'name');
+  validateTranslations(textArg(trans, 'translations'));
   const exists = await host.sql.one('SELECT 1 FROM "1_languages" WHERE "ecosystem" = $1 AND "name" = $2', [
     ecosystem.toString(),
     label,
   ]);
   if (exists) throw panic(`Language resource ${label} already exists`);
-  const id = await nextId(host, '1_languages');
+  const id = await nextRowId(host.sql, '1_languages');
   await host.sql.query(
     `INSERT INTO "1_languages" ("id", "ecosystem", "name", "res", "conditions", "app_id") VALUES ($1, $2, $3, $4, $5, $6)`,
     [
@@ -221,7 +206,7 @@ async function createLanguage(
       label,
       trans,
       'ContractConditions("DeveloperCondition")',
-      integer(appId, 'application id').toString(),
+      intArg(appId, 'application id').toString(),
     ],
   );
   await host.journal.inserted('1_languages', id.toString());
@@ -248,14 +233,14 @@ function validateTranslations(json: string): void {
 async function editLanguage(ctx: BuiltinContext, idArg: Value, name: Value, trans: Value): Promise<Value> {
   await requireExecAccess(ctx, 'EditLanguage');
   const host = hostOf(ctx);
-  const id = integer(idArg, 'id');
-  validateTranslations(text(trans, 'translations'));
+  const id = intArg(idArg, 'id');
+  validateTranslations(textArg(trans, 'translations'));
   const before = await host.sql.one<{ name: string; res: string }>(
     'SELECT "name", "res" FROM "1_languages" WHERE "id" = $1 AND "ecosystem" = $2',
     [id.toString(), ecosystemOf(ctx).toString()],
   );
   if (!before) throw panic(`Language resource ${id} has not been found`);
-  const newName = text(name, 'name') || before.name;
+  const newName = textArg(name, 'name') || before.name;
   await host.sql.query('UPDATE "1_languages" SET "name" = $1, "res" = $2 WHERE "id" = $3', [
     newName,
     trans,
@@ -268,8 +253,8 @@ async function editLanguage(ctx: BuiltinContext, idArg: Value, name: Value, tran
 async function editEcosysName(ctx: BuiltinContext, idArg: Value, name: Value): Promise<Value> {
   await requireExecAccess(ctx, 'EditEcosysName');
   const host = hostOf(ctx);
-  const id = integer(idArg, 'ecosystem id');
-  const newName = text(name, 'name').trim();
+  const id = intArg(idArg, 'ecosystem id');
+  const newName = textArg(name, 'name').trim();
   if (!newName) throw panic('the ecosystem name cannot be empty');
   const before = await host.sql.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [
     id.toString(),
@@ -287,15 +272,15 @@ async function editEcosysName(ctx: BuiltinContext, idArg: Value, name: Value): P
 async function createEcosystem(ctx: BuiltinContext, founderArg: Value, name: Value): Promise<Value> {
   await requireExecAccess(ctx, 'CreateEcosystem');
   const host = hostOf(ctx);
-  const founderKeyId = integer(founderArg, 'founder key id');
-  const ecosystemName = text(name, 'name').trim();
+  const founderKeyId = intArg(founderArg, 'founder key id');
+  const ecosystemName = textArg(name, 'name').trim();
   if (!ecosystemName) throw panic('the ecosystem name cannot be empty');
   const founder = await host.sql.one<{ pub: unknown; account: string }>(
     'SELECT "pub", "account" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = 1',
     [founderKeyId.toString()],
   );
   if (!founder) throw panic(`key ${founderKeyId} is not registered`);
-  const ecosystem = await nextId(host, '1_ecosystems');
+  const ecosystem = await nextRowId(host.sql, '1_ecosystems');
   await host.sql.query(
     `INSERT INTO "1_ecosystems" ("id", "name", "info", "digits", "control_mode") VALUES ($1, $2, '{}', 0, 1)`,
     [ecosystem.toString(), ecosystemName],
@@ -303,7 +288,7 @@ async function createEcosystem(ctx: BuiltinContext, founderArg: Value, name: Val
   await host.journal.inserted('1_ecosystems', ecosystem.toString());
 
   const nextIds = new Map<string, bigint>();
-  const allocate = async (table: string) => nextIds.set(table, (await nextId(host, table)) - 1n);
+  const allocate = async (table: string) => nextIds.set(table, (await nextRowId(host.sql, table)) - 1n);
   for (const table of [
     '1_parameters',
     '1_members',
@@ -333,17 +318,8 @@ async function createEcosystem(ctx: BuiltinContext, founderArg: Value, name: Val
     table: '1_keys',
     values: { id: founderKeyId, ecosystem, pub: founder.pub, account: founder.account.trim() },
   });
+  await insertRows(host.sql, rows);
   for (const row of rows) {
-    const columns = Object.keys(row.values);
-    const params = columns.map((column) => {
-      const value = row.values[column];
-      if (typeof value === 'bigint') return value.toString();
-      return value;
-    });
-    await host.sql.query(
-      `INSERT INTO "${row.table}" (${columns.map((column) => `"${column}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-      params,
-    );
     await host.journal.inserted(row.table, rowKeyOf(row.table, row.values.id as bigint, ecosystem));
   }
   for (const contract of host.ecosystemContracts()) {

@@ -1,28 +1,17 @@
 import {
   CONTRACT_ID_OFFSET,
-  panic,
   resolveContractKey,
   type BuiltinContext,
   type BuiltinDef,
   type Value,
 } from '../../vm';
+import { intArg, textArg } from './args';
 import { ecosystemOf, hostOf } from './state';
-
-function text(value: Value, what: string): string {
-  if (typeof value !== 'string') throw panic(`${what} must be a string`);
-  return value;
-}
-
-function integer(value: Value, what: string): bigint {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
-  throw panic(`${what} must be an integer`);
-}
 
 async function ecosysParam(ctx: BuiltinContext, name: Value): Promise<Value> {
   const row = await hostOf(ctx).sql.one<{ value: string }>(
     'SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = $2',
-    [ecosystemOf(ctx).toString(), text(name, 'parameter name')],
+    [ecosystemOf(ctx).toString(), textArg(name, 'parameter name')],
   );
   return row?.value ?? '';
 }
@@ -36,9 +25,9 @@ async function appParam(
   const row = await hostOf(ctx).sql.one<{ value: string }>(
     'SELECT "value" FROM "1_app_params" WHERE "ecosystem" = $1 AND "app_id" = $2 AND "name" = $3',
     [
-      (ecosystem === null ? ecosystemOf(ctx) : integer(ecosystem, 'ecosystem')).toString(),
-      integer(appId, 'application id').toString(),
-      text(name, 'parameter name'),
+      (ecosystem === null ? ecosystemOf(ctx) : intArg(ecosystem, 'ecosystem')).toString(),
+      intArg(appId, 'application id').toString(),
+      textArg(name, 'parameter name'),
     ],
   );
   return row?.value ?? '';
@@ -47,7 +36,7 @@ async function appParam(
 async function platformParameter(ctx: BuiltinContext, name: Value): Promise<string> {
   const row = await hostOf(ctx).sql.one<{ value: string }>(
     'SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1',
-    [text(name, 'parameter name')],
+    [textArg(name, 'parameter name')],
   );
   return row?.value ?? '';
 }
@@ -62,7 +51,7 @@ async function langRes(ctx: BuiltinContext, label: Value, lang: Value = null): P
   const host = hostOf(ctx);
   const row = await host.sql.one<{ res: string }>(
     'SELECT "res" FROM "1_languages" WHERE "ecosystem" = $1 AND "name" = $2',
-    [ecosystemOf(ctx).toString(), text(label, 'label')],
+    [ecosystemOf(ctx).toString(), textArg(label, 'label')],
   );
   if (!row) return label;
   let translations: Record<string, unknown>;
@@ -81,19 +70,19 @@ async function langRes(ctx: BuiltinContext, label: Value, lang: Value = null): P
 
 function getContractByName(ctx: BuiltinContext, name: Value): Value {
   const contract = ctx.vm.registry.getContract(
-    resolveContractKey(text(name, 'contract name'), ctx.ecosystem),
+    resolveContractKey(textArg(name, 'contract name'), ctx.ecosystem),
   );
   const tableId = contract?.meta.tableId ?? 0;
   return tableId > 0 ? BigInt(tableId + CONTRACT_ID_OFFSET) : 0n;
 }
 
 function getContractById(ctx: BuiltinContext, id: Value): Value {
-  const number = Number(integer(id, 'contract id'));
+  const number = Number(intArg(id, 'contract id'));
   return ctx.vm.registry.getById(number)?.name ?? '';
 }
 
 function isObject(ctx: BuiltinContext, name: Value, ecosystem: Value): Value {
-  const key = resolveContractKey(text(name, 'name'), Number(integer(ecosystem, 'ecosystem')));
+  const key = resolveContractKey(textArg(name, 'name'), Number(intArg(ecosystem, 'ecosystem')));
   return ctx.vm.registry.has(key);
 }
 

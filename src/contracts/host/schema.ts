@@ -1,4 +1,5 @@
 import { panic, type BuiltinContext, type BuiltinDef, type Value } from '../../vm';
+import { nextRowId, textArg } from './args';
 import { validateConditionText } from './access';
 import { rowKeyOf } from './journal';
 import { requireExecAccess } from './privileged';
@@ -21,13 +22,8 @@ export const COLUMN_TYPES: Record<string, string> = {
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const PERMISSION_KEYS = ['insert', 'update', 'new_column', 'read', 'filter'];
 
-function text(value: Value, what: string): string {
-  if (typeof value !== 'string') throw panic(`${what} must be a string`);
-  return value;
-}
-
 function tableNameOf(value: Value): string {
-  const name = text(value, 'table name').trim().toLowerCase();
+  const name = textArg(value, 'table name').trim().toLowerCase();
   if (!NAME.test(name))
     throw panic(`table name ${JSON.stringify(value)} is not valid: use letters, digits and _`);
   if (SHARED_TABLES.has(name) || FIRST_ECOSYSTEM_TABLES.has(name))
@@ -36,7 +32,7 @@ function tableNameOf(value: Value): string {
 }
 
 function columnNameOf(value: Value): string {
-  const name = text(value, 'column name').trim().toLowerCase();
+  const name = textArg(value, 'column name').trim().toLowerCase();
   if (!NAME.test(name) || name === 'id' || name === 'ecosystem') {
     throw panic(`column name ${JSON.stringify(value)} is not valid`);
   }
@@ -52,7 +48,7 @@ function parseJson(textValue: string, what: string): unknown {
 }
 
 function permissionsOf(value: Value): Record<string, string> {
-  const parsed = parseJson(text(value, 'permissions'), 'permissions');
+  const parsed = parseJson(textArg(value, 'permissions'), 'permissions');
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
     throw panic('permissions must be a JSON object');
   const permissions: Record<string, string> = {};
@@ -71,6 +67,31 @@ function permissionsOf(value: Value): Record<string, string> {
   return permissions;
 }
 
+/**
+ * A column's permission as NewColumn/EditColumn take it: an update condition, or a JSON object
+ * `{"update": …, "read": …}`; stored in the `1_tables` columns as the condition text or as that object.
+ */
+type ColumnPermission = string | { update?: string; read?: string };
+
+function columnPermissionOf(value: Value): ColumnPermission {
+  const textValue = textArg(value, 'permissions');
+  if (!textValue.trim().startsWith('{')) {
+    validateConditionText(textValue);
+    return textValue;
+  }
+  const parsed = parseJson(textValue, 'column permissions');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw panic('column permissions must be a JSON object');
+  const permission: { update?: string; read?: string } = {};
+  for (const [key, condition] of Object.entries(parsed as Record<string, unknown>)) {
+    if (key !== 'update' && key !== 'read') throw panic(`unknown column permission ${key}`);
+    if (typeof condition !== 'string') throw panic(`column permission ${key} must be a string`);
+    if (key === 'update' || condition.trim()) validateConditionText(condition);
+    permission[key] = condition;
+  }
+  return permission;
+}
+
 interface ColumnSpec {
   name: string;
   type: string;
@@ -86,7 +107,7 @@ async function maxColumns(ctx: BuiltinContext): Promise<number> {
 
 /** `[{"name":…,"type":…,"conditions":…}]` (or `perm` for conditions), each checked. */
 async function columnsOf(ctx: BuiltinContext, value: Value): Promise<ColumnSpec[]> {
-  const parsed = parseJson(text(value, 'columns'), 'columns');
+  const parsed = parseJson(textArg(value, 'columns'), 'columns');
   if (!Array.isArray(parsed) || parsed.length === 0) throw panic('columns must be a non-empty JSON array');
   if (parsed.length > (await maxColumns(ctx))) throw panic(`too many columns (max_columns)`);
   const seen = new Set<string>();
@@ -143,7 +164,7 @@ async function createTable(
   await host.sql.query(`CREATE TABLE "${physical}" ("id" bigint PRIMARY KEY, ${definitions.join(', ')})`);
   await host.journal.system({ type: 'NewTable', table: physical });
   host.catalog.invalidate(physical);
-  const id = await nextTablesId(ctx);
+  const id = await nextRowId(hostOf(ctx).sql, '1_tables');
   await host.sql.query(
     `INSERT INTO "1_tables" ("id", "ecosystem", "name", "permissions", "columns", "conditions", "app_id")
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -159,11 +180,6 @@ async function createTable(
   );
   await host.journal.inserted('1_tables', rowKeyOf('1_tables', id, ecosystem));
   return null;
-}
-
-async function nextTablesId(ctx: BuiltinContext): Promise<bigint> {
-  const row = await hostOf(ctx).sql.one<{ id: string | null }>('SELECT max("id") AS "id" FROM "1_tables"');
-  return (row?.id ? BigInt(row.id) : 0n) + 1n;
 }
 
 async function updateTableRow(
@@ -183,7 +199,7 @@ async function updateTableRow(
 
 async function permTable(ctx: BuiltinContext, name: Value, permissionsArg: Value): Promise<Value> {
   await requireExecAccess(ctx, 'PermTable');
-  const row = await tableRow(ctx, text(name, 'table name').trim().toLowerCase());
+  const row = await tableRow(ctx, textArg(name, 'table name').trim().toLowerCase());
   if (!row) throw panic(`table ${String(name)} has not been found`);
   await updateTableRow(ctx, row.id, 'permissions', JSON.stringify(permissionsOf(permissionsArg)));
   return null;
@@ -202,15 +218,15 @@ async function columnCondition(
   third: Value,
   fourth?: Value,
 ): Promise<Value> {
-  const row = await tableRow(ctx, text(tableArg, 'table name').trim().toLowerCase());
+  const row = await tableRow(ctx, textArg(tableArg, 'table name').trim().toLowerCase());
   if (!row) throw panic(`table ${String(tableArg)} has not been found`);
   columnNameOf(columnArg);
   if (fourth !== undefined) {
-    const type = text(third, 'column type').toLowerCase();
+    const type = textArg(third, 'column type').toLowerCase();
     if (!(type in COLUMN_TYPES))
       throw panic(`type ${type} is not one of ${Object.keys(COLUMN_TYPES).join(', ')}`);
   }
-  validateConditionText(text(fourth ?? third, 'permissions'));
+  columnPermissionOf(fourth ?? third);
   return null;
 }
 
@@ -223,14 +239,14 @@ async function createColumn(
 ): Promise<Value> {
   await requireExecAccess(ctx, 'CreateColumn');
   const host = hostOf(ctx);
-  const table = text(tableArg, 'table name').trim().toLowerCase();
+  const table = textArg(tableArg, 'table name').trim().toLowerCase();
   const row = await tableRow(ctx, table);
   if (!row) throw panic(`table ${table} has not been found`);
   const column = columnNameOf(columnArg);
-  const type = text(typeArg, 'column type').toLowerCase();
+  const type = textArg(typeArg, 'column type').toLowerCase();
   if (!(type in COLUMN_TYPES))
     throw panic(`type ${type} is not one of ${Object.keys(COLUMN_TYPES).join(', ')}`);
-  validateConditionText(text(permissions, 'permissions'));
+  const permission = columnPermissionOf(permissions);
   const columns = columnMap(row.columns);
   if (column in columns) throw panic(`column ${column} exists`);
   if (Object.keys(columns).length + 1 > (await maxColumns(ctx)))
@@ -239,7 +255,7 @@ async function createColumn(
   await host.sql.query(`ALTER TABLE "${physical}" ADD COLUMN "${column}" ${COLUMN_TYPES[type]}`);
   await host.journal.system({ type: 'NewColumn', table: physical, column });
   host.catalog.invalidate(physical);
-  await updateTableRow(ctx, row.id, 'columns', JSON.stringify({ ...columns, [column]: permissions }));
+  await updateTableRow(ctx, row.id, 'columns', JSON.stringify({ ...columns, [column]: permission }));
   return null;
 }
 
@@ -250,14 +266,14 @@ async function permColumn(
   permissions: Value,
 ): Promise<Value> {
   await requireExecAccess(ctx, 'PermColumn');
-  const table = text(tableArg, 'table name').trim().toLowerCase();
+  const table = textArg(tableArg, 'table name').trim().toLowerCase();
   const row = await tableRow(ctx, table);
   if (!row) throw panic(`table ${table} has not been found`);
-  const column = text(columnArg, 'column name').trim().toLowerCase();
+  const column = textArg(columnArg, 'column name').trim().toLowerCase();
   const columns = columnMap(row.columns);
   if (!(column in columns)) throw panic(`column ${column} has not been found`);
-  validateConditionText(text(permissions, 'permissions'));
-  await updateTableRow(ctx, row.id, 'columns', JSON.stringify({ ...columns, [column]: permissions }));
+  const permission = columnPermissionOf(permissions);
+  await updateTableRow(ctx, row.id, 'columns', JSON.stringify({ ...columns, [column]: permission }));
   return null;
 }
 

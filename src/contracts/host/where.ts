@@ -47,8 +47,10 @@ export class WhereCompiler {
     if (!(where instanceof Map)) throw panic('where must be a map');
     const parts: string[] = [];
     for (const [rawKey, value] of where) {
-      const key = rawKey.trim().toLowerCase();
-      if (key === '$and' || key === '$or') parts.push(this.group(key === '$and' ? ' AND ' : ' OR ', value));
+      const key = rawKey.trim();
+      const lower = key.toLowerCase();
+      if (lower === '$and' || lower === '$or')
+        parts.push(this.group(lower === '$and' ? ' AND ' : ' OR ', value));
       else parts.push(this.column(key, value));
     }
     return parts.length === 0 ? 'true' : parts.join(' AND ');
@@ -60,10 +62,20 @@ export class WhereCompiler {
     return parts.length === 0 ? 'true' : `(${parts.join(joiner)})`;
   }
 
+  /** `name` is a column, or `column->key->key` for a field of a JSON column (compared as text). */
   private column(name: string, value: Value): string {
-    const column = this.columns.get(name);
-    if (!column) throw panic(`where: unknown column ${name}`);
-    const quoted = `"${column.name}"`;
+    const [base, ...path] = name.split('->').map((part) => part.trim());
+    let column = this.columns.get(base.toLowerCase());
+    if (!column || path.some((key) => key === '')) throw panic(`where: unknown column ${name}`);
+    let quoted = `"${column.name}"`;
+    if (path.length > 0) {
+      if (column.type !== 'jsonb' && column.type !== 'json') {
+        throw panic(`where: ${column.name} is not a JSON column`);
+      }
+      this.params.push(path);
+      quoted = `("${column.name}" #>> $${this.params.length}::text[])`;
+      column = { name: `${column.name}->${path.join('->')}`, type: 'text' };
+    }
     if (value === '$isnull') return `${quoted} IS NULL`;
     if (value instanceof Map) {
       const parts = [...value].map(([operator, operand]) => this.operator(quoted, column, operator, operand));
