@@ -195,3 +195,130 @@ describe('the journal', () => {
     expect(await bench.db.one(`SELECT 1 FROM "1_contracts" WHERE "name" = 'RolledBack'`)).toBeUndefined();
   });
 });
+
+describe('platform built-ins', () => {
+  const source = `contract PlatformProbe {
+    data {
+      Mode string
+      Id int "optional"
+      Conditions string "optional"
+      Key string "optional"
+    }
+    action {
+      if $Mode == "fuel" { $result = SysFuel(1) + "/" + SysFuel(99) }
+      if $Mode == "honor" { $result = IsHonorNodeKey(Int($Key)) }
+      if $Mode == "param" { DBUpdatePlatformParam("max_tx_block", "4000", "") }
+      if $Mode == "ban" { UpdateNodesBan($time) }
+      if $Mode == "condition" { ConditionById("pages", true) }
+    }
+  }`;
+  const allow = (builtin: string, value: string) =>
+    bench.db.query(`UPDATE "1_platform_parameters" SET "value" = $1 WHERE "name" = $2`, [
+      value,
+      `access_exec_${builtin}`,
+    ]);
+
+  beforeAll(async () => {
+    await bench.mustRun(bench.founder, 'NewContract', {
+      ApplicationId: 1,
+      Value: source,
+      Conditions: 'true',
+    });
+  });
+
+  it('reads fuel rates and recognises honor node keys', async () => {
+    expect((await bench.mustRun(bench.founder, 'PlatformProbe', { Mode: 'fuel' })).result).toBe('1000000/');
+    const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
+    expect(
+      (await bench.mustRun(bench.founder, 'PlatformProbe', { Mode: 'honor', Key: String(nodeKey) })).result,
+    ).toBe('true');
+    expect(
+      (
+        await bench.mustRun(bench.founder, 'PlatformProbe', {
+          Mode: 'honor',
+          Key: String(bench.founder.keyId),
+        })
+      ).result,
+    ).toBe('false');
+  });
+
+  it('changes a platform parameter only where access_exec allows, and undoes it', async () => {
+    const refused = await bench.run(bench.founder, 'PlatformProbe', { Mode: 'param' });
+    expect(refused.error?.message).toMatch(/DBUpdatePlatformParam is not allowed here/);
+    const before = await bench.snapshot(['1_platform_parameters']);
+    await allow('db_update_platform_param', 'true');
+    try {
+      const changed = await bench.mustRun(bench.founder, 'PlatformProbe', { Mode: 'param' });
+      const row = await bench.db.one(
+        `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'max_tx_block'`,
+      );
+      expect(row).toEqual({ value: '4000' });
+      await bench.undo(changed.txHash);
+    } finally {
+      await allow('db_update_platform_param', 'ContractAccess("@1UpdatePlatformParam")');
+    }
+    expect(await bench.snapshot(['1_platform_parameters'])).toEqual(before);
+  });
+
+  it('bans an honor node reported by a majority, and undoes it', async () => {
+    const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
+    const now = Math.floor(Date.now() / 1000);
+    for (let block = 1; block <= 10; block++) {
+      await bench.db.query(
+        `INSERT INTO "1_bad_blocks" ("id", "producer_node_id", "block_id", "consumer_node_id", "block_time", "reason")
+         VALUES ($1, $2, $3, 77, to_timestamp($4) AT TIME ZONE 'UTC', 'test')`,
+        [block, nodeKey.toString(), block, now - 60],
+      );
+    }
+    const before = await bench.snapshot(['1_platform_parameters', '1_node_ban_logs']);
+    expect((await bench.run(bench.founder, 'PlatformProbe', { Mode: 'ban' })).error?.message).toMatch(
+      /not allowed here/,
+    );
+    await allow('update_nodes_ban', 'true');
+    try {
+      const banned = await bench.mustRun(bench.founder, 'PlatformProbe', { Mode: 'ban' });
+      const honor = await bench.db.one<{ value: string }>(
+        `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'honor_nodes'`,
+      );
+      const [entry] = JSON.parse(honor!.value) as { unban_time: string }[];
+      expect(Number(entry.unban_time)).toBeGreaterThan(now + 86_000);
+      expect(await bench.db.query(`SELECT "node_id" FROM "1_node_ban_logs"`)).toEqual([
+        { node_id: nodeKey.toString() },
+      ]);
+      await bench.undo(banned.txHash);
+    } finally {
+      await allow('update_nodes_ban', 'ContractAccess("@1CheckNodesBan")');
+    }
+    const after = await bench.snapshot(['1_platform_parameters', '1_node_ban_logs']);
+    expect(after).toEqual(before);
+  });
+
+  it('checks a row condition by id with ConditionById', async () => {
+    const page = await bench.db.one<{ id: string }>(
+      `SELECT "id" FROM "1_pages" WHERE "name" = 'default_page'`,
+    );
+    const id = Number(page!.id);
+    expect(
+      (await bench.run(bench.founder, 'PlatformProbe', { Mode: 'condition', Id: id, Conditions: 'true' })).ok,
+    ).toBe(true);
+    const nodeKey = node.app.get(NodeIdentity).keys.node.keyId;
+    const stranger = await bench.run(bench.actor(nodeKey), 'PlatformProbe', {
+      Mode: 'condition',
+      Id: id,
+      Conditions: 'true',
+    });
+    expect(stranger.error?.message).toBe('Access denied');
+    const missing = await bench.run(bench.founder, 'PlatformProbe', {
+      Mode: 'condition',
+      Id: 9999,
+      Conditions: 'true',
+    });
+    expect(missing.error).toMatchObject({ type: 'error', message: 'Item 9999 has not been found' });
+    const invalid = await bench.run(bench.founder, 'PlatformProbe', {
+      Mode: 'condition',
+      Id: id,
+      Conditions: 'Hack()',
+    });
+    expect(invalid.ok).toBe(false);
+  });
+});

@@ -4,6 +4,7 @@ import { ACCOUNT_BUILTINS } from './accounts';
 import { DB_BUILTINS } from './db';
 import { OBJECT_BUILTINS } from './objects';
 import { PARAM_BUILTINS } from './params';
+import { PLATFORM_BUILTINS } from './platform';
 import { SCHEMA_BUILTINS } from './schema';
 
 export { PRELUDE } from './prelude';
@@ -20,4 +21,5 @@ export const HOST_BUILTINS: readonly BuiltinDef[] = [
   ...ACCOUNT_BUILTINS,
   ...SCHEMA_BUILTINS,
   ...OBJECT_BUILTINS,
+  ...PLATFORM_BUILTINS,
 ];

@@ -17,4 +17,18 @@ func DBRow(table string).Columns(columns array).Where(where map).WhereId(id int)
     }
     return rows[0]
 }
+
+func ConditionById(table string, validate bool) {
+    var condition string
+    condition = DBFind(table).Columns("conditions").WhereId($Id).One("conditions")
+    if condition == "" {
+        error Sprintf("Item %d has not been found", $Id)
+    }
+    if validate {
+        ValidateCondition($Conditions, $ecosystem_id)
+    }
+    if !Eval(condition) {
+        error "Access denied"
+    }
+}
 `;

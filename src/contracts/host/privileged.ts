@@ -30,4 +30,7 @@ export const EXEC_ACCESS: Record<string, string[]> = {
   EditLanguage: ['EditLang'],
   CreateEcosystem: ['NewEcosystem'],
   EditEcosysName: ['EditEcosystemName'],
+  // Their contracts (platform parameter validators, node ban bookkeeping) are not shipped yet.
+  DBUpdatePlatformParam: ['UpdatePlatformParam'],
+  UpdateNodesBan: ['CheckNodesBan'],
 };
