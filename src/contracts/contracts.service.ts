@@ -3,14 +3,7 @@ import { GenesisService } from '../chain/genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { DatabaseService, type Sql } from '../database/database.service';
-import {
-  CompileError,
-  CONTRACT_ID_OFFSET,
-  Vm,
-  type CompiledContract,
-  type RunResult,
-  type Value,
-} from '../vm';
+import { CONTRACT_ID_OFFSET, Vm, type CompiledContract, type RunResult, type Value } from '../vm';
 import { HOST_BUILTINS, Journal, PRELUDE, TableCatalog, type CallerIdentity, type HostState } from './host';
 import { SYSTEM_CONTRACTS } from './system';
 
@@ -276,8 +269,4 @@ export class ContractsService implements OnModuleInit {
     };
     return { vars, host };
   }
-}
-
-export function isCompileError(error: unknown): error is CompileError {
-  return error instanceof CompileError;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { ApiError } from '../common/api-error';
 import { jsonObject } from '../common/json-object';
+import { PLATFORM_TOTAL_AMOUNT } from '../chain/genesis/first-ecosystem';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { DatabaseService } from '../database/database.service';
 
@@ -51,9 +52,6 @@ interface EcosystemRow {
   type_emission: string;
   type_withdraw: string;
 }
-
-/** The platform ecosystem's total supply is fixed (json-rpc.md §10.4). */
-const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
 
 @Injectable()
 export class EcosystemService {

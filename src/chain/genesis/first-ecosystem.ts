@@ -11,6 +11,7 @@ import { tableMetadataRows } from './table-permissions';
 /** Money of ecosystem 1 has 12 decimal digits; the founder starts with 5,250,000 IBXC as a UTXO. */
 export const PLATFORM_DIGITS = 12;
 export const FOUNDER_INITIAL_UTXO = 5_250_000n * 10n ** 12n;
+/** The platform ecosystem's total supply, fixed (json-rpc.md §10.4: ecosystemInfo). */
 export const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
 export const SYSTEM_APPLICATION_UUID = '6f3e2b1a-0c4d-4e5f-8a9b-1c2d3e4f5a6b';
 
