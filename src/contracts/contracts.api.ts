@@ -24,10 +24,27 @@ function listEntry(row: ContractRow, address: string) {
   };
 }
 
-function page(limit: bigint | number | undefined, max: bigint): bigint {
-  const value = BigInt(limit ?? 0);
-  if (value <= 0n) return 25n;
-  return value > max ? max : value;
+/**
+ * One page of the ecosystem's contracts, as both protocols answer it: offset below 0 counts as 0, limit
+ * 0 or absent is 25, and at most `maxLimit` (REST 1000, JSON-RPC 100); `list` is null for an empty page.
+ */
+async function contractsPage(
+  contracts: ContractsService,
+  crypto: NodeCrypto,
+  ecosystem: bigint,
+  offset: bigint | undefined,
+  limit: bigint | undefined,
+  maxLimit: bigint,
+) {
+  const start = offset !== undefined && offset > 0n ? offset : 0n;
+  let size = limit ?? 0n;
+  if (size <= 0n) size = 25n;
+  if (size > maxLimit) size = maxLimit;
+  const { count, rows } = await contracts.list(ecosystem, start, size);
+  return {
+    count,
+    list: rows.length > 0 ? rows.map((row) => listEntry(row, crypto.address(BigInt(row.wallet_id)))) : null,
+  };
 }
 
 @Controller('api/v2')
@@ -45,21 +62,9 @@ export class ContractsController {
 
   @Get('contracts')
   @Auth()
-  async list(@Req() req: ApiRequest) {
+  list(@Req() req: ApiRequest) {
     const form = parseForm(FormValues.of(req), { limit: 'int64', offset: 'int64' });
-    const offset = form.offset !== undefined && form.offset > 0n ? form.offset : 0n;
-    const { count, rows } = await this.contracts.list(
-      req.caller.ecosystemId,
-      offset,
-      page(form.limit, 1000n),
-    );
-    return {
-      count,
-      list:
-        rows.length > 0
-          ? rows.map((row) => listEntry(row, this.crypto.address(BigInt(row.wallet_id))))
-          : null,
-    };
+    return contractsPage(this.contracts, this.crypto, req.caller.ecosystemId, form.offset, form.limit, 1000n);
   }
 }
 
@@ -83,15 +88,7 @@ export class ContractsRpc {
       { name: 'limit', type: 'int64', optional: true },
     ],
   })
-  async getContracts([offset, limit]: [bigint | undefined, bigint | undefined], { caller }: RpcCallContext) {
-    const start = offset !== undefined && offset > 0n ? offset : 0n;
-    const { count, rows } = await this.contracts.list(caller.ecosystemId, start, page(limit, 100n));
-    return {
-      count,
-      list:
-        rows.length > 0
-          ? rows.map((row) => listEntry(row, this.crypto.address(BigInt(row.wallet_id))))
-          : null,
-    };
+  getContracts([offset, limit]: [bigint | undefined, bigint | undefined], { caller }: RpcCallContext) {
+    return contractsPage(this.contracts, this.crypto, caller.ecosystemId, offset, limit, 100n);
   }
 }

@@ -4,8 +4,19 @@ import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { DatabaseService, type Sql } from '../database/database.service';
 import { CONTRACT_ID_OFFSET, Vm, type CompiledContract, type RunResult, type Value } from '../vm';
-import { HOST_BUILTINS, Journal, PRELUDE, TableCatalog, type CallerIdentity, type HostState } from './host';
+import {
+  HOST_BUILTINS,
+  Journal,
+  PRELUDE,
+  TableCatalog,
+  type CallerIdentity,
+  type ContractRow,
+  type HostState,
+} from './host';
+
 import { SYSTEM_CONTRACTS } from './system';
+
+export type { ContractRow };
 
 export interface ExecuteRequest {
   /** The DB transaction the contract runs in (a block's savepoint, or a test's transaction). */
@@ -20,17 +31,6 @@ export interface ExecuteRequest {
   lang?: string;
   fuelLimit?: number;
   deadline?: number;
-}
-
-export interface ContractRow {
-  id: string;
-  ecosystem: string;
-  name: string;
-  value: string;
-  wallet_id: string;
-  token_id: string;
-  conditions: string;
-  app_id: string;
 }
 
 const GUEST_KEY = -110277540701013350n;

@@ -9,6 +9,7 @@ import { SCHEMA_BUILTINS } from './schema';
 
 export { PRELUDE } from './prelude';
 export { EXEC_ACCESS } from './privileged';
+export type { ContractRow } from './objects';
 export * from './journal';
 export * from './state';
 export * from './tables';

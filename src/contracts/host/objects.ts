@@ -81,7 +81,10 @@ async function createContract(
   return id + BigInt(CONTRACT_ID_OFFSET);
 }
 
-interface ContractRow {
+/** A `1_contracts` row as text, the way the contract host and the contracts service read it. */
+export interface ContractRow {
+  id: string;
+  ecosystem: string;
   name: string;
   value: string;
   wallet_id: string;
@@ -90,8 +93,10 @@ interface ContractRow {
   app_id: string;
 }
 
-async function contractRow(host: HostState, id: bigint, ecosystem: bigint): Promise<ContractRow> {
-  const row = await host.sql.one<ContractRow>(
+type EditableColumns = Omit<ContractRow, 'id' | 'ecosystem'>;
+
+async function contractRow(host: HostState, id: bigint, ecosystem: bigint): Promise<EditableColumns> {
+  const row = await host.sql.one<EditableColumns>(
     `SELECT "name", "value", "wallet_id", "token_id", "conditions", "app_id" FROM "1_contracts" WHERE "id" = $1 AND "ecosystem" = $2`,
     [id.toString(), ecosystem.toString()],
   );
@@ -102,10 +107,10 @@ async function contractRow(host: HostState, id: bigint, ecosystem: bigint): Prom
 async function updateContractRow(
   host: HostState,
   id: bigint,
-  before: ContractRow,
-  changes: Partial<Record<keyof ContractRow, string>>,
+  before: EditableColumns,
+  changes: Partial<Record<keyof EditableColumns, string>>,
 ) {
-  const names = Object.keys(changes) as (keyof ContractRow)[];
+  const names = Object.keys(changes) as (keyof EditableColumns)[];
   if (names.length === 0) return;
   const params: unknown[] = [id.toString()];
   const sets = names.map((column) => {
@@ -137,7 +142,7 @@ async function updateContract(
   const newSource = textArg(source, 'source') || before.value;
   if (!ctx.vm.sameNames(before.value, newSource))
     throw panic('Contracts or functions names cannot be changed');
-  const changes: Partial<Record<keyof ContractRow, string>> = {};
+  const changes: Partial<Record<keyof EditableColumns, string>> = {};
   if (newSource !== before.value) changes.value = newSource;
   const newConditions = textArg(conditions, 'conditions');
   if (newConditions && newConditions !== before.conditions) changes.conditions = newConditions;
