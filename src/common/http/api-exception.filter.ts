@@ -28,8 +28,12 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
+    // An answer already written (a request past its deadline) stays as it is.
+    if (res.headersSent) {
+      this.logger.debug({ err: exception, path: req.originalUrl }, 'failure after the answer was written');
+      return;
+    }
     const error = toApiError(exception, this.logger, req);
-    if (res.headersSent) return;
     if (isRpcPath(req.path)) sendRpcError(res, error.status, error.rpcCode, error.rpcMessage);
     else sendRestError(res, error);
   }
