@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { parse as parseQueryString } from 'node:querystring';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
@@ -8,19 +11,30 @@ import { pinoHttp } from 'pino-http';
 import { AppModule } from './app.module';
 import { BlocksService } from './blocks/blocks.service';
 import { TokenService } from './auth/token.service';
-import type { ApiError } from './common/api-error';
+import { ApiError } from './common/api-error';
+import { goJsonStringify } from './common/go-json';
 import { bodyParsing, isRpcPath } from './common/http/body-parsing';
 import { corsMiddleware } from './common/http/cors.middleware';
+import { requestDeadline } from './common/http/request-deadline';
 import { callerMiddleware, nodeStateMiddleware } from './common/http/request-gates';
-import { sendRestError, sendRpcError } from './common/http/responses';
+import {
+  JSON_CONTENT_TYPE,
+  restErrorBody,
+  rpcErrorBody,
+  sendRestError,
+  sendRpcError,
+} from './common/http/responses';
 import { NodeStateService } from './common/node-state.service';
 import type { AppConfig } from './config';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** Builds the node's HTTP application (REST + JSON-RPC on one port) without listening yet. */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const logger = pino({ level: config.logLevel });
+export async function createApp(
+  config: AppConfig,
+  options: { logDestination?: pino.DestinationStream } = {},
+): Promise<NestExpressApplication> {
+  const logger = pino({ level: config.logLevel }, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), {
     bodyParser: false,
     bufferLogs: true,
@@ -28,6 +42,15 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Query strings hold at most as many values as a form may (the rest are ignored, as Node's parser does).
+  app.set('query parser', (text: string) =>
+    parseQueryString(text, '&', '=', { maxKeys: config.limits.formFields }),
+  );
+  // A client that trickles its request in is cut off at the same deadline as a slow handler.
+  const server = app.getHttpServer() as Server;
+  server.requestTimeout = config.limits.requestTimeoutMs;
+  server.headersTimeout = Math.min(config.limits.requestTimeoutMs, 60_000);
+  server.on('clientError', answerUnparsableRequest);
   app.enableShutdownHooks();
 
   app.use(
@@ -51,7 +74,13 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   );
   app.use(corsMiddleware);
   app.use(
-    bodyParsing(config.bodyLimit, (error: ApiError, req: Request, res: Response) => {
+    requestDeadline(config.limits.requestTimeoutMs, logger, (error, req, res) => {
+      if (isRpcPath(req.path)) sendRpcError(res, error.status, error.rpcCode, error.rpcMessage);
+      else sendRestError(res, error);
+    }),
+  );
+  app.use(
+    bodyParsing(config.limits, (error: ApiError, req: Request, res: Response) => {
       if (isRpcPath(req.path)) sendRpcError(res, error.status, -32700, `Parse error: ${error.message}`);
       else sendRestError(res, error);
     }),
@@ -61,4 +90,35 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(nodeStateMiddleware(app.get(NodeStateService), () => blocks.height()));
   await app.init();
   return app;
+}
+
+/** Node's own answers to requests it cannot parse, in the API's envelope instead of a bare status line. */
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request headers too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
+};
+
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, text] = CLIENT_ERROR_STATUS[error.code ?? ''] ?? [400, 'malformed HTTP request'];
+  const apiError = ApiError.server(text, status);
+  // What can be read of the request line decides the envelope (JSON-RPC or REST) and whether a body may
+  // follow: a HEAD request's answer has none, its client would read one as the start of the next answer.
+  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+  const [method, target = ''] = (rawPacket?.subarray(0, 4096).toString('latin1') ?? '').split(' ', 2);
+  const body =
+    method === 'HEAD'
+      ? ''
+      : goJsonStringify(
+          isRpcPath(target.split('?')[0])
+            ? rpcErrorBody(apiError.rpcCode, apiError.rpcMessage)
+            : restErrorBody(apiError),
+        );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -219,7 +219,7 @@ describe('HTTP basics', () => {
   });
 
   it('refuses oversized and malformed bodies with clear errors, and keeps serving', async () => {
-    const big = 'x'.repeat(node.config.bodyLimit + 10);
+    const big = 'x'.repeat(node.config.limits.body + 10);
     const tooBig = await node.client.request('POST', '/api/v2/login', {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: `pubkey=${big}`,

@@ -21,8 +21,30 @@ export interface AppConfig {
   jsonRpc: { enabled: boolean; namespaces: RpcNamespace[] };
   centrifugo: { url: string | undefined; secret: string };
   logLevel: Environment['LOG_LEVEL'];
-  bodyLimit: number;
+  limits: RequestLimits;
   chainTest: boolean;
+}
+
+/** Bounds on what one request may make the node hold or do; each is a setting (README, `.env.example`). */
+export interface RequestLimits {
+  /** Largest REST body (urlencoded or multipart), bytes. */
+  body: number;
+  /** Largest JSON-RPC body, bytes. */
+  rpcBody: number;
+  /** Most calls in one JSON-RPC batch. */
+  rpcBatch: number;
+  /** Most form fields in one REST request (urlencoded or multipart, query string included). */
+  formFields: number;
+  /** Largest single form field value, bytes. */
+  formFieldSize: number;
+  /** Most parts (fields and files) in one multipart body. */
+  multipartParts: number;
+  /** Largest single multipart file part, bytes. */
+  multipartPartSize: number;
+  /** Deepest nesting of arrays and objects in a JSON body. */
+  jsonDepth: number;
+  /** Longest time a request may take, from its first byte to its answer, ms. */
+  requestTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -78,7 +100,17 @@ export function resolveConfig(environment: Environment): AppConfig {
       secret: environment.CENTRIFUGO_SECRET ?? persistedSecret(join(dataDir, 'centrifugo.secret')),
     },
     logLevel: environment.LOG_LEVEL,
-    bodyLimit: environment.BODY_LIMIT,
+    limits: {
+      body: environment.BODY_LIMIT,
+      rpcBody: environment.RPC_BODY_LIMIT,
+      rpcBatch: environment.RPC_BATCH_LIMIT,
+      formFields: environment.FORM_FIELDS_LIMIT,
+      formFieldSize: environment.FORM_FIELD_SIZE,
+      multipartParts: environment.MULTIPART_PARTS_LIMIT,
+      multipartPartSize: environment.MULTIPART_PART_SIZE,
+      jsonDepth: environment.JSON_DEPTH_LIMIT,
+      requestTimeoutMs: environment.REQUEST_TIMEOUT_MS,
+    },
     chainTest: environment.CHAIN_TEST,
   };
 }

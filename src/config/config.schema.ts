@@ -79,6 +79,14 @@ export const environmentSchema = z.object({
   CENTRIFUGO_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `accepts ${LOG_LEVELS.join(', ')}` }).default('info'),
   BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  RPC_BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(5 * 1024 * 1024),
+  RPC_BATCH_LIMIT: positiveInt(100_000).default(1000),
+  FORM_FIELDS_LIMIT: positiveInt(100_000).default(1000),
+  FORM_FIELD_SIZE: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  MULTIPART_PARTS_LIMIT: positiveInt(100_000).default(1000),
+  MULTIPART_PART_SIZE: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  JSON_DEPTH_LIMIT: positiveInt(10_000).default(64),
+  REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   CHAIN_TEST: booleanText.default(false),
 });
 

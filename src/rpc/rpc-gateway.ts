@@ -1,7 +1,9 @@
-import { All, Controller, Logger, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, Logger, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { isLosslessNumber, parse as parseLossless } from 'lossless-json';
 import { ApiError } from '../common/api-error';
+import { jsonDepthExceeds } from '../common/json-depth';
+import { APP_CONFIG, type AppConfig, type RequestLimits } from '../config';
 import { RPC_CODE } from '../common/error-codes';
 import type { ApiRequest } from '../common/http/api-request';
 import { sendJson, sendRestError, sendRpcError } from '../common/http/responses';
@@ -32,10 +34,15 @@ interface RpcResponse {
 export class RpcGatewayController {
   private readonly logger = new Logger('JSON-RPC');
 
+  private readonly limits: RequestLimits;
+
   constructor(
     private readonly registry: RpcRegistry,
     private readonly nodeState: NodeStateService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.limits = config.limits;
+  }
 
   @All(['/', 'rpc'])
   async handle(@Req() req: ApiRequest, @Res() res: Response): Promise<void> {
@@ -64,7 +71,17 @@ export class RpcGatewayController {
     }
     let payload: unknown;
     try {
-      payload = parseLossless(utf8.decode(body));
+      const text = utf8.decode(body);
+      if (jsonDepthExceeds(text, this.limits.jsonDepth)) {
+        sendRpcError(
+          res,
+          200,
+          RPC_CODE.parseError,
+          `Parse error: nesting deeper than ${this.limits.jsonDepth}`,
+        );
+        return;
+      }
+      payload = parseLossless(text);
     } catch (error) {
       const reason = error instanceof TypeError ? 'body is not valid UTF-8' : (error as Error).message;
       sendRpcError(res, 200, RPC_CODE.parseError, `Parse error: ${reason}`);
@@ -73,6 +90,15 @@ export class RpcGatewayController {
     if (Array.isArray(payload)) {
       if (payload.length === 0) {
         sendRpcError(res, 200, RPC_CODE.invalidRequest, 'empty batch request');
+        return;
+      }
+      if (payload.length > this.limits.rpcBatch) {
+        sendRpcError(
+          res,
+          200,
+          RPC_CODE.invalidRequest,
+          `batch of ${payload.length} calls exceeds the limit of ${this.limits.rpcBatch}`,
+        );
         return;
       }
       const responses: RpcResponse[] = [];

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
+import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../../src/app';
 import { NodeIdentity } from '../../src/chain/node-identity.service';
@@ -61,7 +62,13 @@ export function newDataDir(): string {
 
 /** Boots the real node (REST + JSON-RPC) on a random local port. */
 export async function startNode(
-  options: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    databaseUrl?: string;
+    /** Where the node's JSON log lines go (with LOG_LEVEL set in `env`); default: nowhere. */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestNode> {
   const dataDir = options.dataDir ?? newDataDir();
   const env: Record<string, string | undefined> = {
@@ -74,7 +81,7 @@ export async function startNode(
     ...options.env,
   };
   const config = loadConfig(env);
-  const app = await createApp(config);
+  const app = await createApp(config, { logDestination: options.logDestination });
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
@@ -98,14 +105,16 @@ export async function startNode(
  * Boots one node (on a fresh test database) for a test file, before its tests, and stops it and drops
  * the database after them. The returned handle's `node` is set once the file's tests start.
  */
-export function useTestNode(options: { env?: Record<string, string> } = {}): {
+export function useTestNode(
+  options: { env?: Record<string, string>; logDestination?: DestinationStream } = {},
+): {
   node: TestNode;
   db: TestDatabase;
 } {
   const handle = {} as { node: TestNode; db: TestDatabase };
   beforeAll(async () => {
     handle.db = await createTestDatabase();
-    handle.node = await startNode({ databaseUrl: handle.db.url, env: options.env });
+    handle.node = await startNode({ databaseUrl: handle.db.url, ...options });
   });
   afterAll(async () => {
     await handle.node?.stop(true);

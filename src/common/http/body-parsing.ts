@@ -1,10 +1,8 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { RequestLimits } from '../../config';
 import { ApiError } from '../api-error';
 import type { ApiRequest, UploadedPart } from './api-request';
-
-/** JSON-RPC bodies may be larger than form posts (the reference allows 5 MiB there). */
-export const RPC_BODY_LIMIT = 5 * 1024 * 1024;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -22,47 +20,76 @@ export function isRpcPath(path: string): boolean {
 
 type Handler = (req: Request, res: Response, next: (error?: unknown) => void) => void;
 
+/** A body the limits refuse: 413 in the API's envelope, naming the limit. */
+function tooLarge(what: string): ApiError {
+  return ApiError.server(what, 413);
+}
+
+function malformed(error: unknown): ApiError {
+  const text = error instanceof Error && error.message ? error.message : 'malformed request body';
+  return ApiError.server(`malformed request body: ${text}`, 400);
+}
+
 /**
  * Parses request bodies for every route: urlencoded and multipart forms for REST, the raw bytes for
  * JSON-RPC (parsed later with exact big numbers). Parser failures become API errors here, in the API's
  * envelope, because they happen before any route runs.
  */
-export function bodyParsing(limit: number, onError: (error: ApiError, req: Request, res: Response) => void) {
+export function bodyParsing(
+  limits: RequestLimits,
+  onError: (error: ApiError, req: Request, res: Response) => void,
+) {
   const urlencoded = express.urlencoded({
     extended: false,
-    limit,
-    parameterLimit: 10_000,
+    limit: limits.body,
+    parameterLimit: limits.formFields,
     verify: (_req, _res, buffer) => assertUtf8(buffer),
   }) as Handler;
-  const raw = express.raw({ type: () => true, limit: RPC_BODY_LIMIT }) as Handler;
-  const multipart = multipartParser(limit);
+  const raw = express.raw({ type: () => true, limit: limits.rpcBody }) as Handler;
+  const multipart = multipartParser(limits);
 
   return (req: Request, res: Response, next: NextFunction): void => {
+    const rpc = isRpcPath(req.path);
+    let answered = false;
     const done = (error?: unknown) => {
-      if (error === undefined || error === null) {
-        next();
-        return;
-      }
-      onError(toApiError(error, isRpcPath(req.path) ? RPC_BODY_LIMIT : limit), req, res);
+      if (answered) return;
+      answered = true;
+      if (error === undefined || error === null) next();
+      else onError(toApiError(error, limits, rpc), req, res);
     };
-    if (isRpcPath(req.path)) {
+    if (rpc) {
       raw(req, res, (error) => {
         if (!error) (req as ApiRequest).rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         done(error);
       });
     } else if (req.is('multipart/form-data')) {
-      multipart(req, res, done);
+      multipart(req, done);
     } else {
-      urlencoded(req, res, done);
+      urlencoded(req, res, (error) => done(error ?? oversizedField(req.body, limits.formFieldSize)));
     }
   };
 }
 
-function toApiError(error: unknown, limit: number): ApiError {
+/** express.urlencoded bounds the body and the field count; a single field's size is bounded here. */
+function oversizedField(body: unknown, limit: number): ApiError | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item === 'string' && Buffer.byteLength(item) > limit)
+        return tooLarge(`form field "${name.slice(0, 64)}" is larger than ${limit} bytes`);
+    }
+  }
+  return undefined;
+}
+
+function toApiError(error: unknown, limits: RequestLimits, rpc: boolean): ApiError {
   if (error instanceof ApiError) return error;
   const failure = error as { type?: string; status?: number; message?: string };
+  if (failure.type === 'parameters.too.many') {
+    return tooLarge(`too many form fields (limit ${limits.formFields})`);
+  }
   if (failure.type === 'entity.too.large' || failure.status === 413) {
-    return ApiError.server(`request body too large (limit ${limit} bytes)`, 413);
+    return tooLarge(`request body too large (limit ${rpc ? limits.rpcBody : limits.body} bytes)`);
   }
   if (failure.type === 'charset.unsupported' || failure.type === 'encoding.unsupported') {
     return ApiError.server(failure.message ?? 'unsupported request encoding', 415);
@@ -70,16 +97,29 @@ function toApiError(error: unknown, limit: number): ApiError {
   return ApiError.server(failure.message ?? 'malformed request body', failure.status === 415 ? 415 : 400);
 }
 
-function multipartParser(limit: number) {
-  return (req: Request, _res: Response, done: (error?: unknown) => void): void => {
+/**
+ * Multipart bodies through busboy. Busboy reports parts through event callbacks; an exception thrown in
+ * one would escape every handler and stop the process, so each callback runs guarded and any failure
+ * becomes this request's 400.
+ */
+function multipartParser(limits: RequestLimits) {
+  return (req: Request, done: (error?: unknown) => void): void => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fieldSize: limit, fileSize: limit, fields: 10_000 },
+        limits: {
+          fieldNameSize: 1024,
+          // Busboy reports a part as cut off once it reaches the size, so one byte more lets a part of
+          // exactly the configured size through and still catches the first byte over it.
+          fieldSize: limits.formFieldSize + 1,
+          fileSize: limits.multipartPartSize + 1,
+          fields: limits.formFields,
+          parts: limits.multipartParts,
+        },
       });
     } catch (error) {
-      done(Object.assign(new Error((error as Error).message), { status: 400 }));
+      done(malformed(error));
       return;
     }
     const fields: [string, string][] = [];
@@ -93,41 +133,91 @@ function multipartParser(limit: number) {
       req.resume();
       done(error);
     };
+    const guarded =
+      <A extends unknown[]>(callback: (...args: A) => void) =>
+      (...args: A): void => {
+        if (failed) return;
+        try {
+          callback(...args);
+        } catch (error) {
+          fail(malformed(error));
+        }
+      };
     const count = (bytes: number) => {
       total += bytes;
-      if (total > limit) fail(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
+      if (total > limits.body) fail(tooLarge(`request body too large (limit ${limits.body} bytes)`));
     };
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated)
-        return fail(Object.assign(new Error('too large'), { type: 'entity.too.large' }));
-      count(Buffer.byteLength(name) + Buffer.byteLength(value));
-      fields.push([name, value]);
+    parser.on(
+      'field',
+      guarded((name: string | undefined, value: string, info: busboy.FieldInfo) => {
+        const field = name ?? '';
+        if (info.valueTruncated)
+          return fail(
+            tooLarge(`form field "${field.slice(0, 64)}" is larger than ${limits.formFieldSize} bytes`),
+          );
+        count(Buffer.byteLength(field) + Buffer.byteLength(value));
+        fields.push([field, value]);
+      }),
+    );
+    parser.on('file', (name: string | undefined, stream: NodeJS.ReadableStream, info: busboy.FileInfo) => {
+      // Whatever happens to this request, the part's stream is drained and its errors are heard.
+      stream.on('error', guarded(fail));
+      if (failed) {
+        stream.resume();
+        return;
+      }
+      guarded(() => {
+        const chunks: Buffer[] = [];
+        stream.on(
+          'data',
+          guarded((chunk: Buffer) => {
+            count(chunk.length);
+            chunks.push(chunk);
+          }),
+        );
+        stream.on(
+          'limit',
+          guarded(() => fail(tooLarge(`file part larger than ${limits.multipartPartSize} bytes`))),
+        );
+        stream.on(
+          'end',
+          guarded(() =>
+            files.push({
+              field: name ?? '',
+              filename: info.filename ?? '',
+              mimeType: info.mimeType,
+              data: Buffer.concat(chunks),
+            }),
+          ),
+        );
+      })();
     });
-    parser.on('file', (name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => {
-        count(chunk.length);
-        chunks.push(chunk);
-      });
-      stream.on('limit', () => fail(Object.assign(new Error('too large'), { type: 'entity.too.large' })));
-      stream.on('end', () =>
-        files.push({
-          field: name,
-          filename: info.filename ?? '',
-          mimeType: info.mimeType,
-          data: Buffer.concat(chunks),
-        }),
-      );
-    });
-    parser.on('error', (error: Error) => fail(Object.assign(new Error(error.message), { status: 400 })));
-    parser.on('close', () => {
-      if (failed) return;
-      const request = req as ApiRequest;
-      request.multipartFields = fields;
-      request.files = files;
-      request.body = Object.fromEntries(fields);
-      done();
-    });
+    parser.on(
+      'partsLimit',
+      guarded(() => fail(tooLarge(`too many multipart parts (limit ${limits.multipartParts})`))),
+    );
+    parser.on(
+      'fieldsLimit',
+      guarded(() => fail(tooLarge(`too many form fields (limit ${limits.formFields})`))),
+    );
+    parser.on(
+      'error',
+      guarded((error: Error) => fail(malformed(error))),
+    );
+    req.on(
+      'error',
+      guarded((error: Error) => fail(malformed(error))),
+    );
+    parser.on(
+      'close',
+      guarded(() => {
+        const request = req as ApiRequest;
+        request.multipartFields = fields;
+        request.files = files;
+        request.body = Object.fromEntries(fields);
+        done();
+      }),
+    );
     req.pipe(parser);
   };
 }

@@ -23,8 +23,12 @@ export function sendRestError(res: Response, error: ApiError): void {
 }
 
 /** A JSON-RPC error that belongs to no identified request (parse failures, HTTP-level refusals). */
+export function rpcErrorBody(code: number, message: string): Record<string, unknown> {
+  return { jsonrpc: '2.0', id: null, error: { code, message } };
+}
+
 export function sendRpcError(res: Response, status: number, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+  sendJson(res, status, rpcErrorBody(code, message));
 }
 
 /** A value a REST handler returns to send bytes (binary data, images) instead of JSON. */
