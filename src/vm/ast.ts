@@ -85,7 +85,8 @@ export type AssignTarget = VarExpr | ExtendExpr | IndexExpr;
 export interface AssignStmt extends Position {
   kind: 'assign';
   targets: AssignTarget[];
-  value: Expr;
+  /** One value (possibly a call with several results) or one value per target. */
+  values: Expr[];
 }
 export interface ExprStmt extends Position {
   kind: 'expr';
@@ -129,6 +130,8 @@ export interface ParamDecl extends Position {
 export interface TailDecl extends Position {
   name: string;
   params: ParamDecl[];
+  /** The tail's last parameter collects the remaining arguments of the tail as an array. */
+  variadic: boolean;
 }
 export interface FuncDecl extends Position {
   kind: 'func';

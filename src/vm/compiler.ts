@@ -45,7 +45,16 @@ import {
 import { goString } from './format';
 import { UserFunc, type AnyFn } from './function';
 export { FUNC_CALL_PRICE } from './function';
-import { isTruthy, Results, zeroValue, type TypeName, type Value } from './values';
+import {
+  goTypeName,
+  isTruthy,
+  kindOf,
+  kindOfType,
+  Results,
+  zeroValue,
+  type TypeName,
+  type Value,
+} from './values';
 
 export interface CompileOptions {
   /** Ecosystem that owns the source: its objects are keyed `@<ecosystem><Name>`. */
@@ -185,7 +194,7 @@ function forEachCall(block: Block, visit: (call: CallExpr | ExtendCallExpr) => v
     switch (stmt.kind) {
       case 'assign':
         for (const target of stmt.targets) if (target.kind === 'index') visitExpr(target.index);
-        visitExpr(stmt.value);
+        for (const value of stmt.values) visitExpr(value);
         break;
       case 'expr':
         visitExpr(stmt.expr);
@@ -480,6 +489,7 @@ class SourceCompiler {
         name: tail.name,
         index,
         params: tail.params.map((p) => ({ name: p.name, type: p.type })),
+        variadic: tail.variadic,
       }),
     );
     const func = new UserFunc(
@@ -543,6 +553,9 @@ class SourceCompiler {
     return this.options;
   }
 }
+
+/** Stands for the index of a target that has none, so index lists line up with targets. */
+const NO_INDEX: CExpr = { fn: () => null, isAsync: false, cost: 0 };
 
 interface VarSlot {
   slot: number;
@@ -691,7 +704,7 @@ class FunctionCompiler {
         };
       }
       case 'return':
-        return this.compileReturn(stmt.values, stmt);
+        return this.compileReturn(stmt.values);
       case 'throw': {
         const value = this.compileExpr(stmt.value);
         const cost = 1 + value.cost;
@@ -717,12 +730,21 @@ class FunctionCompiler {
     }
   }
 
-  private compileReturn(values: Expr[], at: Position): CStmt {
-    const results = this.unit.decl.results;
-    if (values.length > 0 && values.length !== results.length) {
-      fail(`function ${this.unit.decl.name} must return ${results.length} values`, at);
-    }
-    const compiled = values.map((v) => this.compileExpr(v));
+  /**
+   * `return [values]`, as the reference runs it: a function without results evaluates and drops the values;
+   * otherwise the last values fill the declared results (fewer is a run-time error) and each must have its
+   * declared type (nil fits any). `return f()` may pass on several results of `f`.
+   */
+  private compileReturn(values: Expr[]): CStmt {
+    const decl = this.unit.decl;
+    const results = decl.results;
+    const passOn =
+      values.length === 1 &&
+      results.length > 1 &&
+      (values[0].kind === 'call' || values[0].kind === 'extendCall');
+    const compiled = passOn
+      ? [this.compileCallLike(values[0] as CallExpr | ExtendCallExpr, false)]
+      : values.map((v) => this.compileExpr(v));
     const cost = 1 + compiled.reduce((sum, c) => sum + c.cost, 0);
     const isAsync = compiled.some((c) => c.isAsync);
     if (compiled.length === 0) {
@@ -734,26 +756,29 @@ class FunctionCompiler {
         isAsync: false,
       };
     }
-    if (compiled.length === 1 && !isAsync) {
+    const shape = returnShaper(decl.name, results);
+    if (compiled.length === 1 && !isAsync && !passOn && results.length === 1) {
       const get = compiled[0].fn as (fr: Frame) => Value;
+      const check = resultChecker(decl.name, results[0], 0);
       return {
         fn: (fr: Frame): Signal => {
           if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          fr.ret = get(fr);
+          fr.ret = check(get(fr));
           return RETURN;
         },
         isAsync: false,
       };
     }
     const list = this.listEvaluator(compiled);
-    const single = compiled.length === 1;
+    const spread = (out: Value[]): Value[] =>
+      passOn && (out[0] as unknown) instanceof Results ? (out[0] as unknown as Results).values : out;
     if (!isAsync) {
       const get = list.fn as (fr: Frame) => Value[];
       return {
         fn: (fr: Frame): Signal => {
           if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          const out = get(fr);
-          fr.ret = single ? out[0] : new Results(out);
+          const shaped = shape(spread(get(fr)));
+          if (shaped !== undefined) fr.ret = shaped;
           return RETURN;
         },
         isAsync: false,
@@ -763,8 +788,8 @@ class FunctionCompiler {
     return {
       fn: async (fr: Frame): Promise<Signal> => {
         if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-        const out = await get(fr);
-        fr.ret = single ? out[0] : new Results(out);
+        const shaped = shape(spread(await get(fr)));
+        if (shaped !== undefined) fr.ret = shaped;
         return RETURN;
       },
       isAsync: true,
@@ -894,11 +919,52 @@ class FunctionCompiler {
     };
   }
 
+  /** `a, b = x, y`: every value is computed first (left to right), then the targets are set in order. */
+  private compileTupleAssign(stmt: AssignStmt): CStmt {
+    if (stmt.values.length !== stmt.targets.length) {
+      fail(`assignment mismatch: ${stmt.targets.length} variables but ${stmt.values.length} values`, stmt);
+    }
+    const values = this.listEvaluator(stmt.values.map((v) => this.compileExpr(v)));
+    const targets = stmt.targets.map((t) => this.compileTarget(t));
+    const keys = this.listEvaluator(targets.map((t) => t.index ?? NO_INDEX));
+    const cost = 1 + values.cost + keys.cost + targets.length;
+    const assign = (fr: Frame, keyList: Value[], valueList: Value[]): Signal => {
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[i];
+        if (target.setIndexed) target.setIndexed(fr, keyList[i], valueList[i]);
+        else target.set(fr, valueList[i]);
+      }
+      return NORMAL;
+    };
+    const getKeys = keys.fn;
+    const getValues = values.fn;
+    if (!values.isAsync && !keys.isAsync) {
+      return {
+        fn: (fr: Frame): Signal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          const keyList = getKeys(fr) as Value[];
+          return assign(fr, keyList, getValues(fr) as Value[]);
+        },
+        isAsync: false,
+      };
+    }
+    return {
+      fn: async (fr: Frame): Promise<Signal> => {
+        if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+        const keyList = (await getKeys(fr)) as Value[];
+        return assign(fr, keyList, (await getValues(fr)) as Value[]);
+      },
+      isAsync: true,
+    };
+  }
+
   private compileAssign(stmt: AssignStmt): CStmt {
+    if (stmt.values.length > 1) return this.compileTupleAssign(stmt);
+    const source = stmt.values[0];
     const value =
-      stmt.value.kind === 'call' || stmt.value.kind === 'extendCall'
-        ? this.compileCallLike(stmt.value, stmt.targets.length === 1)
-        : this.compileExpr(stmt.value);
+      source.kind === 'call' || source.kind === 'extendCall'
+        ? this.compileCallLike(source, stmt.targets.length === 1)
+        : this.compileExpr(source);
     const targets = stmt.targets.map((t) => this.compileTarget(t));
     const indexCost = targets.reduce((sum, t) => sum + (t.index ? t.index.cost : 0), 0);
     const cost = 1 + value.cost + indexCost + targets.length;
@@ -1378,6 +1444,42 @@ class FunctionCompiler {
       cost,
     };
   }
+}
+
+/** A declared result type as Go names it in the reference's messages. */
+function goNameOfType(type: TypeName): string {
+  return goTypeName(zeroValue(type));
+}
+
+/** The reference's run-time check of a returned value against its declared result type. */
+function resultChecker(funcName: string, type: TypeName, index: number): (value: Value) => Value {
+  const kind = kindOfType(type);
+  return (value) => {
+    if (value === null || kindOf(value) === kind) return value;
+    throw panic(
+      `function '${funcName}' return index[${index}] (type ${goTypeName(value)}) cannot be represented by the type ${goNameOfType(type)}`,
+    );
+  };
+}
+
+/**
+ * What a `return` with values leaves as the function's result: nothing for a function without results, else the
+ * last values (one per declared result), each checked against its type.
+ */
+function returnShaper(
+  funcName: string,
+  results: readonly TypeName[],
+): (values: Value[]) => FuncResult | undefined {
+  if (results.length === 0) return () => undefined;
+  const checks = results.map((type, index) => resultChecker(funcName, type, index));
+  const needed = results.map(goNameOfType).join('|');
+  return (values) => {
+    if (values.length < results.length) {
+      throw panic(`func '${funcName}' not enough arguments to return, need [${needed}]`);
+    }
+    const kept = values.slice(values.length - results.length).map((value, i) => checks[i](value));
+    return kept.length === 1 ? kept[0] : new Results(kept);
+  };
 }
 
 /** Results pass through for multi-assignment; callers in value context are checked at compile time. */

@@ -1,5 +1,5 @@
 import { panic } from './errors';
-import { goTypeName, isMoney, kindOf, moneyToString, utf8Bytes, type Value } from './values';
+import { isMoney, moneyToString, type Value } from './values';
 
 /** Go's strconv 'g'/'e' style from the shortest round-trip digits of a float64. */
 function shortestDigits(x: number): { digits: string; exponent: number } {
@@ -73,14 +73,6 @@ export function goFixed(x: number, precision: number): string {
   return text;
 }
 
-function goExpString(x: number, precision: number, upper = false): string {
-  if (!Number.isFinite(x) || Number.isNaN(x)) return goFloatString(x);
-  const text = x.toExponential(Math.min(precision, 100));
-  const [mantissa, exp] = text.split('e');
-  const out = mantissa + formatExponent(Number(exp));
-  return upper ? out.toUpperCase() : out;
-}
-
 /** Go `%v` of a contract value (the text `Str` and `Sprintf("%v")` produce). */
 export function goString(value: Value): string {
   switch (typeof value) {
@@ -102,12 +94,18 @@ function goCompositeString(value: Value, element: (v: Value) => string): string 
   if (isMoney(value)) return moneyToString(value);
   if (value instanceof Uint8Array) return '[' + Array.from(value).join(' ') + ']';
   if (Array.isArray(value)) return '[' + value.map(element).join(' ') + ']';
-  if (value instanceof Map) {
-    const parts: string[] = [];
-    for (const [key, item] of value) parts.push(key + ':' + element(item));
-    return 'map[' + parts.join(' ') + ']';
-  }
+  if (value instanceof Map) return mapString(value);
   return String(value);
+}
+
+/**
+ * The text of a map as the reference's ordered map prints itself: `map[k:v k2:v2]` in insertion order, values
+ * with `%v`. Like the reference it trims every trailing space before the `]`, even one that ends the last value.
+ */
+export function mapString(map: ReadonlyMap<string, Value>): string {
+  let text = 'map[';
+  for (const [key, item] of map) text += key + ':' + goString(item) + ' ';
+  return text.replace(/ +$/, '') + ']';
 }
 
 const GO_QUOTE_ESCAPES: Record<string, string> = {
@@ -118,198 +116,39 @@ const GO_QUOTE_ESCAPES: Record<string, string> = {
   '\r': '\\r',
   '\t': '\\t',
   '\v': '\\v',
-  '\\': '\\\\',
-  '"': '\\"',
 };
 
-/** Go `strconv.Quote`. */
-export function goQuote(text: string): string {
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** One rune inside Go quotes (strconv's appendEscapedRune). */
+function escapeRune(char: string, quote: string, asciiOnly: boolean): string {
+  if (char === quote || char === '\\') return '\\' + char;
+  const code = char.codePointAt(0)!;
+  const lone = code >= 0xd800 && code <= 0xdfff;
+  if (!lone && GO_PRINTABLE.test(char) && (!asciiOnly || code < 0x80)) return char;
+  const escape = GO_QUOTE_ESCAPES[char];
+  if (escape) return escape;
+  if (code < 0x20 || code === 0x7f) return '\\x' + code.toString(16).padStart(2, '0');
+  if (lone) return '\\ufffd';
+  if (code < 0x10000) return '\\u' + code.toString(16).padStart(4, '0');
+  return '\\U' + code.toString(16).padStart(8, '0');
+}
+
+/** Go `strconv.Quote`, or `strconv.QuoteToASCII` with `asciiOnly`. */
+export function goQuote(text: string, asciiOnly = false): string {
   let out = '"';
-  for (const char of text) {
-    const escape = GO_QUOTE_ESCAPES[char];
-    if (escape) {
-      out += escape;
-      continue;
-    }
-    const code = char.codePointAt(0)!;
-    if (code < 0x20 || code === 0x7f) out += '\\x' + code.toString(16).padStart(2, '0');
-    else if (code >= 0xd800 && code <= 0xdfff) out += '\\ufffd';
-    else out += char;
-  }
+  for (const char of text) out += escapeRune(char, '"', asciiOnly);
   return out + '"';
 }
 
-function hexOfBytes(bytes: Uint8Array, upper: boolean): string {
-  const text = Buffer.from(bytes).toString('hex');
-  return upper ? text.toUpperCase() : text;
+/** Go `strconv.QuoteRune` (`%q` of an int), or QuoteRuneToASCII with `asciiOnly`. */
+export function quoteRune(code: number, asciiOnly = false): string {
+  return "'" + escapeRune(String.fromCodePoint(code), "'", asciiOnly) + "'";
 }
 
-interface Spec {
-  minus: boolean;
-  plus: boolean;
-  zero: boolean;
-  space: boolean;
-  sharp: boolean;
-  width: number | null;
-  precision: number | null;
-  verb: string;
-}
-
-function pad(text: string, spec: Spec, numeric: boolean): string {
-  if (spec.width === null) return text;
-  const length = [...text].length;
-  if (length >= spec.width) return text;
-  const fill = spec.width - length;
-  if (spec.minus) return text + ' '.repeat(fill);
-  if (spec.zero && numeric) {
-    const signed = text[0] === '-' || text[0] === '+';
-    return (signed ? text[0] : '') + '0'.repeat(fill) + (signed ? text.slice(1) : text);
-  }
-  return ' '.repeat(fill) + text;
-}
-
-function badVerb(spec: Spec, value: Value): string {
-  if (value === null) return `%!${spec.verb}(<nil>)`;
-  return `%!${spec.verb}(${goTypeName(value)}=${goString(value)})`;
-}
-
-function withSign(text: string, spec: Spec, negative: boolean): string {
-  if (negative) return '-' + text;
-  if (spec.plus) return '+' + text;
-  if (spec.space) return ' ' + text;
-  return text;
-}
-
-function formatOne(spec: Spec, value: Value): string {
-  const verb = spec.verb;
-  const kind = kindOf(value);
-  if (verb === 'v') {
-    if (kind === 'float' && spec.precision !== null)
-      return pad(goFloatG(value as number, spec.precision), spec, true);
-    if (kind === 'int' || kind === 'float') {
-      const text = goString(value);
-      return pad(spec.plus && !text.startsWith('-') ? '+' + text : text, spec, true);
-    }
-    return pad(goString(value), spec, false);
-  }
-  switch (kind) {
-    case 'int': {
-      const n = value as bigint;
-      const abs = n < 0n ? -n : n;
-      let digits: string;
-      switch (verb) {
-        case 'd':
-          digits = abs.toString(10);
-          break;
-        case 'x':
-          digits = abs.toString(16);
-          break;
-        case 'X':
-          digits = abs.toString(16).toUpperCase();
-          break;
-        case 'o':
-          digits = abs.toString(8);
-          break;
-        case 'b':
-          digits = abs.toString(2);
-          break;
-        case 'c':
-          return pad(String.fromCodePoint(Number(n)), spec, false);
-        case 'q':
-          return pad("'" + String.fromCodePoint(Number(n)) + "'", spec, false);
-        default:
-          return badVerb(spec, value);
-      }
-      if (spec.precision !== null && digits.length < spec.precision)
-        digits = digits.padStart(spec.precision, '0');
-      if (spec.sharp && (verb === 'x' || verb === 'X')) digits = (verb === 'x' ? '0x' : '0X') + digits;
-      return pad(withSign(digits, spec, n < 0n), spec, spec.precision === null);
-    }
-    case 'float': {
-      const x = value as number;
-      const negative = x < 0 || Object.is(x, -0);
-      const abs = Math.abs(x);
-      let text: string;
-      switch (verb) {
-        case 'f':
-        case 'F':
-          text = goFixed(abs, spec.precision ?? 6);
-          break;
-        case 'e':
-        case 'E':
-          text = goExpString(abs, spec.precision ?? 6, verb === 'E');
-          break;
-        case 'g':
-        case 'G':
-          text = spec.precision === null ? goFloatString(abs) : goFloatG(abs, spec.precision);
-          if (verb === 'G') text = text.toUpperCase();
-          break;
-        default:
-          return badVerb(spec, value);
-      }
-      if (Number.isNaN(x)) return pad('NaN', spec, false);
-      return pad(withSign(text, spec, negative), spec, true);
-    }
-    case 'string': {
-      const s = value as string;
-      switch (verb) {
-        case 's': {
-          const text = spec.precision !== null ? [...s].slice(0, spec.precision).join('') : s;
-          return pad(text, spec, false);
-        }
-        case 'q':
-          return pad(goQuote(s), spec, false);
-        case 'x':
-        case 'X':
-          return pad(hexOfBytes(utf8Bytes(s), verb === 'X'), spec, false);
-        default:
-          return badVerb(spec, value);
-      }
-    }
-    case 'bool':
-      return verb === 't' ? pad(value ? 'true' : 'false', spec, false) : badVerb(spec, value);
-    case 'bytes': {
-      const bytes = value as Uint8Array;
-      switch (verb) {
-        case 's':
-          return pad(Buffer.from(bytes).toString('utf8'), spec, false);
-        case 'q':
-          return pad(goQuote(Buffer.from(bytes).toString('utf8')), spec, false);
-        case 'x':
-        case 'X':
-          return pad(hexOfBytes(bytes, verb === 'X'), spec, false);
-        case 'd':
-          return pad('[' + Array.from(bytes).join(' ') + ']', spec, false);
-        default:
-          return badVerb(spec, value);
-      }
-    }
-    case 'money':
-      // decimal.Decimal is a fmt.Stringer, so %s and %q use its text; other verbs see the struct.
-      if (verb === 's') return pad(goString(value), spec, false);
-      if (verb === 'q') return pad(goQuote(goString(value)), spec, false);
-      return badVerb(spec, value);
-    case 'array':
-      return pad(
-        '[' + (value as Value[]).map((item) => formatOne({ ...spec, width: null }, item)).join(' ') + ']',
-        spec,
-        false,
-      );
-    case 'map': {
-      const parts: string[] = [];
-      for (const [key, item] of value as Map<string, Value>) {
-        parts.push(
-          formatOne({ ...spec, width: null }, key) + ':' + formatOne({ ...spec, width: null }, item),
-        );
-      }
-      return pad('map[' + parts.join(' ') + ']', spec, false);
-    }
-    default:
-      return `%!${verb}(<nil>)`;
-  }
-}
-
-function goFloatG(x: number, precision: number): string {
+/** Go `%.Ng`: N significant digits, exponent form when the exponent is below -4 or at least N. */
+export function goFloatG(x: number, precision: number): string {
   if (!Number.isFinite(x) || Number.isNaN(x)) return goFloatString(x);
   const p = precision === 0 ? 1 : precision;
   const text = x.toExponential(Math.min(p - 1, 100));
@@ -322,94 +161,6 @@ function goFloatG(x: number, precision: number): string {
     return sign + m + formatExponent(exponent);
   }
   return sign + plainFromDigits(digits, exponent);
-}
-
-/** Go `fmt.Sprintf` for contract values, including Go's `%!verb(...)`, MISSING and EXTRA markers. */
-export function goSprintf(format: string, args: Value[]): string {
-  let out = '';
-  let argIndex = 0;
-  let i = 0;
-  const n = format.length;
-  while (i < n) {
-    const percent = format.indexOf('%', i);
-    if (percent < 0) {
-      out += format.slice(i);
-      break;
-    }
-    out += format.slice(i, percent);
-    i = percent + 1;
-    const spec: Spec = {
-      minus: false,
-      plus: false,
-      zero: false,
-      space: false,
-      sharp: false,
-      width: null,
-      precision: null,
-      verb: '',
-    };
-    flags: while (i < n) {
-      switch (format[i]) {
-        case '-':
-          spec.minus = true;
-          break;
-        case '+':
-          spec.plus = true;
-          break;
-        case '0':
-          spec.zero = !spec.minus;
-          break;
-        case ' ':
-          spec.space = true;
-          break;
-        case '#':
-          spec.sharp = true;
-          break;
-        default:
-          break flags;
-      }
-      i++;
-    }
-    const readNumber = (): number | null => {
-      if (format[i] === '*') {
-        i++;
-        const arg = args[argIndex++];
-        return typeof arg === 'bigint' ? Number(arg) : null;
-      }
-      let start = i;
-      while (i < n && format.charCodeAt(i) >= 48 && format.charCodeAt(i) <= 57) i++;
-      return i > start ? Number(format.slice(start, i)) : ((start = i), null);
-    };
-    spec.width = readNumber();
-    if (format[i] === '.') {
-      i++;
-      spec.precision = readNumber() ?? 0;
-    }
-    if (i >= n) {
-      out += '%!(NOVERB)';
-      break;
-    }
-    const verb = String.fromCodePoint(format.codePointAt(i)!);
-    i += verb.length;
-    spec.verb = verb;
-    if (verb === '%') {
-      out += '%';
-      continue;
-    }
-    if (argIndex >= args.length) {
-      out += `%!${verb}(MISSING)`;
-      continue;
-    }
-    out += formatOne(spec, args[argIndex++]);
-  }
-  if (argIndex < args.length) {
-    const extra = args
-      .slice(argIndex)
-      .map((arg) => (arg === null ? '<nil>' : `${goTypeName(arg)}=${goString(arg)}`))
-      .join(', ');
-    out += `%!(EXTRA ${extra})`;
-  }
-  return out;
 }
 
 const JSON_ESCAPES: Record<number, string> = {

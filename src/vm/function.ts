@@ -91,16 +91,19 @@ export class UserFunc implements CompiledFunc {
       for (const tail of this.tails.values()) {
         const given = tailArgs?.[index];
         const slotsOfTail = this.tailSlots[index];
-        if (given !== undefined && given.length !== tail.params.length) {
-          throw panic(`function ${tail.name} must have ${tail.params.length} parameters`);
+        const tailFixed = tail.variadic ? tail.params.length - 1 : tail.params.length;
+        if (given !== undefined && (tail.variadic ? given.length < tailFixed : given.length !== tailFixed)) {
+          throw panic(`function ${tail.name} must have ${tailFixed} parameters`);
         }
         for (let p = 0; p < slotsOfTail.length; p++) {
           const type = tail.params[p].type;
-          if (given !== undefined) {
+          if (given === undefined) {
+            slots[slotsOfTail[p]] = type === null ? [] : zeroValue(type);
+          } else if (tail.variadic && p === tailFixed) {
+            slots[slotsOfTail[p]] = given.slice(tailFixed);
+          } else {
             const check = paramChecker(type);
             slots[slotsOfTail[p]] = check === null ? given[p] : check(given[p], p);
-          } else {
-            slots[slotsOfTail[p]] = type === null ? [] : zeroValue(type);
           }
         }
         index++;

@@ -29,7 +29,8 @@ export * from './context';
 export * from './objects';
 export { BuiltinRegistry, snakeCase, type BuiltinDef, type Builtin } from './builtins/registry';
 export { ObjectRegistry } from './registry';
-export { goString, goSprintf, goJsonEncode, goJsonDecode, goFloatString } from './format';
+export { goString, goJsonEncode, goJsonDecode, goFloatString } from './format';
+export { goSprintf } from './sprintf';
 export { resolveContractKey, objectKey, type CompileOptions, type CompiledSource } from './compiler';
 export { tokenize } from './lexer';
 export { parseSource, parseExpression } from './parser';
@@ -347,14 +348,20 @@ export class Vm {
       if (list.length !== args.length - 1) throw panic('wrong contract parameters');
       list.forEach((fieldName, i) => params.set(fieldName, args[i + 1]));
     }
-    return this.invokeContract(state, object, params, true);
+    return this.invokeContract(state, object, params, true, true);
   }
 
+  /**
+   * Runs a contract's conditions and action in a fresh `$` scope holding its data fields. A by-name call
+   * (`C("A,ext", a, e)`) also sets every listed name that is not a field, as the reference does; a call with a
+   * map (CallContract, a transaction) passes only the fields.
+   */
   private async invokeContract(
     state: ExecState,
     contract: CompiledContract,
     params: ReadonlyMap<string, Value>,
     nested: boolean,
+    setListedNames = false,
   ): Promise<Value> {
     for (const active of state.contracts) {
       if (active.key === contract.key) throw panic(`there is loop in ${contract.key} contract`);
@@ -371,6 +378,12 @@ export class Vm {
         value = toMoney(value);
       }
       scope.set(field.name, value);
+    }
+    if (setListedNames) {
+      // System names stay read-only: a caller must not be able to hand the callee another $key_id.
+      for (const [name, value] of params) {
+        if (!scope.has(name) && !state.isSystemVar(name)) scope.set(name, value);
+      }
     }
     const savedScope = state.extend;
     const savedEcosystem = state.ecosystem;

@@ -127,7 +127,9 @@ export function tokenize(source: string): Token[] {
       continue;
     }
 
-    if (isDigit(code)) {
+    // `.21` is a float: a dot that starts a number cannot start a tail name or `...`.
+    const leadingDot = code === 46 && isDigit(source.charCodeAt(pos + 1));
+    if (isDigit(code) || leadingDot) {
       let end = pos;
       while (end < length && isDigit(source.charCodeAt(end))) end++;
       let isFloat = false;

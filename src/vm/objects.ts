@@ -11,6 +11,8 @@ export interface TailInfo {
   name: string;
   index: number;
   params: ParamInfo[];
+  /** The last parameter collects the tail's remaining arguments as an array. */
+  variadic: boolean;
 }
 
 export type FuncResult = Value | Results;

@@ -114,6 +114,17 @@ class Parser {
     while (this.token.kind === 'newline') this.next();
   }
 
+  /** The `{` of a block or section: like the reference, it may stand on the line after its header. */
+  private openBrace(): Token {
+    this.skipNewlines();
+    return this.expectPunct('{');
+  }
+
+  /** In a name list a further name may follow without a comma (`var x y int`, `func g(a b int)`). */
+  private isNameWithoutComma(): boolean {
+    return this.token.kind === 'ident' && !TYPE_NAMES.has(this.token.text);
+  }
+
   private endStatement(): void {
     if (this.token.kind === 'newline') {
       this.next();
@@ -157,7 +168,7 @@ class Parser {
       line: start.line,
       column: start.column,
     };
-    this.expectPunct('{');
+    this.openBrace();
     this.skipNewlines();
     while (!this.isPunct('}')) {
       const token = this.token;
@@ -209,7 +220,7 @@ class Parser {
 
   private parseDataSection(): DataField[] {
     const fields: DataField[] = [];
-    this.expectPunct('{');
+    this.openBrace();
     this.skipNewlines();
     while (!this.isPunct('}')) {
       const names: Token[] = [];
@@ -246,7 +257,7 @@ class Parser {
 
   private parseSettings(): SettingDecl[] {
     const settings: SettingDecl[] = [];
-    this.expectPunct('{');
+    this.openBrace();
     this.skipNewlines();
     while (!this.isPunct('}')) {
       const name = this.expectIdent('setting name');
@@ -283,7 +294,10 @@ class Parser {
     return token.text as TypeName;
   }
 
-  /** Parameters `a, b int, c string` or a variadic last one `rest ...` / `rest int ...`. */
+  /**
+   * Parameters `a, b int, c string`, `a b int` (names without commas), or a variadic last one `rest ...` /
+   * `rest int ...`. Commas between groups may be left out too.
+   */
   private parseParams(): { params: ParamDecl[]; variadic: boolean } {
     const params: ParamDecl[] = [];
     let variadic = false;
@@ -297,6 +311,7 @@ class Parser {
         this.next();
         continue;
       }
+      if (this.isNameWithoutComma()) continue;
       let type: TypeName | null = null;
       if (!this.isPunct('...')) type = this.parseType();
       if (this.isPunct('...')) {
@@ -308,13 +323,17 @@ class Parser {
         params.push({ name: token.text, type, line: token.line, column: token.column });
       pending = [];
       if (this.isPunct(',')) this.next();
-      else if (!this.isPunct(')')) this.unexpected();
+      else if (!this.isPunct(')') && this.token.kind !== 'ident') this.unexpected();
     }
     if (pending.length > 0) this.fail('expecting type of the parameter', pending[pending.length - 1]);
     this.next();
     return { params, variadic };
   }
 
+  /**
+   * `func Name(params).Tail(params)… results {`. The header may continue on the next lines before a tail or
+   * the results, and the last parameter of the function or of any tail may be variadic.
+   */
   private parseFunc(): FuncDecl {
     const start = this.next();
     const nameToken = this.expectIdent('function name');
@@ -322,18 +341,30 @@ class Parser {
     let variadic = false;
     if (this.isPunct('(')) ({ params, variadic } = this.parseParams());
     const tails: TailDecl[] = [];
+    this.skipNewlines();
     while (this.isPunct('.')) {
       this.next();
+      this.skipNewlines();
       const tailName = this.expectIdent('tail name');
       const tail = this.parseParams();
-      if (tail.variadic) this.fail('tail functions cannot be variadic', tailName);
-      tails.push({ name: tailName.text, params: tail.params, line: tailName.line, column: tailName.column });
+      tails.push({
+        name: tailName.text,
+        params: tail.params,
+        variadic: tail.variadic,
+        line: tailName.line,
+        column: tailName.column,
+      });
+      this.skipNewlines();
     }
     const results: TypeName[] = [];
     while (!this.isPunct('{')) {
       results.push(this.parseType());
-      if (this.isPunct(',')) this.next();
-      else if (!this.isPunct('{')) this.unexpected();
+      if (this.isPunct(',')) {
+        this.next();
+        continue;
+      }
+      this.skipNewlines();
+      if (!this.isPunct('{')) this.unexpected();
     }
     const body = this.parseBlock();
     return {
@@ -350,7 +381,7 @@ class Parser {
   }
 
   private parseBlock(): Block {
-    const open = this.expectPunct('{');
+    const open = this.openBrace();
     const statements: Stmt[] = [];
     this.skipNewlines();
     while (!this.isPunct('}')) {
@@ -426,6 +457,7 @@ class Parser {
     this.unexpected();
   }
 
+  /** `var a, b int  s string`, also with names not separated by commas: `var x y int, s string`. */
   private parseVarDecl(): VarDeclStmt {
     const start = this.next();
     const vars: VarDeclStmt['vars'] = [];
@@ -437,6 +469,7 @@ class Parser {
         this.next();
         continue;
       }
+      if (this.isNameWithoutComma() || this.is('newline')) continue;
       const type = this.parseType();
       for (const token of pending)
         vars.push({ name: token.text, type, line: token.line, column: token.column });
@@ -464,6 +497,7 @@ class Parser {
     }
     if (this.is('keyword', 'else')) {
       this.next();
+      this.skipNewlines();
       if (this.is('keyword', 'if')) {
         const nested = this.parseIf();
         otherwise = { statements: [nested], line: nested.line, column: nested.column };
@@ -493,6 +527,7 @@ class Parser {
     return { kind: 'index', target: base, index, line: open.line, column: open.column };
   }
 
+  /** `a = x`, `a, b = f()` (one call with several results) or `a, b = 1, 2` (one value per target). */
   private parseAssignment(): Stmt {
     const start = this.token;
     const targets: AssignTarget[] = [this.parseAssignTarget()];
@@ -502,9 +537,13 @@ class Parser {
     }
     if (!this.is('op', '=')) this.unexpected();
     this.next();
-    const value = this.parseExpression();
+    const values: Expr[] = [this.parseExpression()];
+    while (this.isPunct(',')) {
+      this.next();
+      values.push(this.parseExpression());
+    }
     this.endStatement();
-    return { kind: 'assign', targets, value, line: start.line, column: start.column };
+    return { kind: 'assign', targets, values, line: start.line, column: start.column };
   }
 
   parseExpression(minPrecedence = 0): Expr {

@@ -9,6 +9,7 @@ import {
   kindOfType,
   MoneyDecimal,
   Results,
+  zeroValue,
   type Money,
   type TypeName,
   type Value,
@@ -50,7 +51,7 @@ export function writeExtend(st: ExecState, name: string, value: Value): void {
   if (st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
   const old = st.extend.get(name);
   if (old !== undefined && old !== null && value !== null && kindOf(old) !== kindOf(value)) {
-    throw panic(`$${name} holds ${goTypeName(old)} and cannot be assigned ${goTypeName(value)}`);
+    throw panic(`$${name} (type ${goTypeName(value)}) cannot be represented by the type ${goTypeName(old)}`);
   }
   st.extend.set(name, value);
 }
@@ -71,11 +72,27 @@ export function toMoney(value: Value): Money {
   }
 }
 
-/** A checker for assignments to a typed variable: money converts, nil always fits, other types must match. */
+/**
+ * The reference's conversion of a value into money (what `var m money; m = v` and `Money(v)` do): ints exactly,
+ * floats and decimal strings rounded toward −∞ to a whole number.
+ */
+export function toWholeMoney(value: Value): Money {
+  const kind = kindOf(value);
+  if (kind === 'float' || kind === 'string') return toMoney(value).floor();
+  return toMoney(value);
+}
+
+/**
+ * A checker for assignments to a typed variable: a money variable converts the value (floored), nil always fits,
+ * other types must match.
+ */
 export function assignmentChecker(type: TypeName, name: string): (value: Value) => Value {
-  if (type === 'money') return (value) => (value === null ? null : toMoney(value));
+  if (type === 'money') return (value) => (value === null ? null : toWholeMoney(value));
+  const declared = goTypeName(zeroValue(type));
   const fail = (value: Value): never => {
-    throw panic(`cannot assign ${goTypeName(value)} to variable ${name} of type ${type}`);
+    throw panic(
+      `variable '${name}' (type ${goTypeName(value)}) cannot be represented by the type ${declared}`,
+    );
   };
   switch (kindOfType(type)) {
     case 'int':

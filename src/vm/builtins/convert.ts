@@ -48,16 +48,17 @@ export function toFloatValue(value: Value): number {
   }
 }
 
+/** `Money(v)`: the reference's decimal conversion, which floors floats and strings to a whole number. */
 export function toMoneyValue(value: Value): Decimal {
   switch (typeof value) {
     case 'bigint':
       return new MoneyDecimal(value.toString());
     case 'number':
       if (!Number.isFinite(value)) throw panic(`${goString(value)} is not a valid money`);
-      return new MoneyDecimal(value);
+      return new MoneyDecimal(value).floor();
     case 'string':
       if (value === '') return new MoneyDecimal(0);
-      return parseDecimal(value.trim());
+      return parseDecimal(value.trim()).floor();
     default:
       if (isMoney(value)) return value;
       throw panic(`${goString(value)} is not a valid money`);
@@ -122,7 +123,13 @@ export const convertBuiltins: BuiltinDef[] = [
     params: 1,
     fn: (_ctx, map) => [...expectMap(map, 'SortedKeys').keys()].sort(compareKeys),
   },
-  { name: 'GetType', async: false, params: 1, fn: (_ctx, value) => goTypeName(value) },
+  // The Go type of the value; nil is "nil" (not Go's "<nil>"), as in the reference.
+  {
+    name: 'GetType',
+    async: false,
+    params: 1,
+    fn: (_ctx, value) => (value === null ? 'nil' : goTypeName(value)),
+  },
   {
     name: 'StringToBytes',
     async: false,

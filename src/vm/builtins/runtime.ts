@@ -26,9 +26,8 @@ export const runtimeBuiltins: BuiltinDef[] = [
       const contract = ctx.vm.registry.getContract(key);
       if (!contract) throw panic(`unknown contract ${key}`);
       const name = expectString(settingName, 'Settings', 2);
-      const value = contract.settings.get(name);
-      if (value === undefined) throw panic(`${name} is not defined`);
-      return value;
+      // A setting the contract does not declare reads as "", as in the reference.
+      return contract.settings.get(name) ?? '';
     },
   },
   {

@@ -1,5 +1,6 @@
 import { panic } from '../errors';
-import { goSprintf, goString } from '../format';
+import { goString } from '../format';
+import { goSprintf } from '../sprintf';
 import { goTypeName, utf8Bytes, utf8Size, utf8Text, type Value } from '../values';
 import type { BuiltinDef } from './registry';
 
@@ -41,7 +42,8 @@ export const stringBuiltins: BuiltinDef[] = [
     params: [1, Infinity],
     fn: (_ctx, format, ...args) => goSprintf(expectString(format, 'Sprintf'), args),
   },
-  { name: 'Str', async: false, params: 1, fn: (_ctx, value) => goString(value) },
+  // Str(nil) is "" in the reference, not Go's "<nil>".
+  { name: 'Str', async: false, params: 1, fn: (_ctx, value) => (value === null ? '' : goString(value)) },
   { name: 'Size', async: false, params: 1, fn: (_ctx, text) => BigInt(utf8Size(expectString(text, 'Size'))) },
   {
     name: 'Substr',

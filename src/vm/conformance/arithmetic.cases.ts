@@ -62,9 +62,9 @@ export const arithmeticCases: ConformanceCase[] = [
     expect: { result: '-4' },
   },
   {
-    name: 'money addition with fractions',
+    name: 'Money floors decimal strings before adding',
     source: expr('Money("1.5") + Money("2.25")'),
-    expect: { result: '3.75' },
+    expect: { result: '3' },
   },
   { name: 'money multiplication', source: expr('Money(5) * Money(2)'), expect: { result: '10' } },
   { name: 'money left compared with int right', source: expr('Money(10) > 5'), expect: { result: 'true' } },
@@ -91,8 +91,13 @@ export const arithmeticCases: ConformanceCase[] = [
     source: expr('Money("123456789012345678901234567890") + Money(1)'),
     expect: { result: '123456789012345678901234567891' },
   },
-  { name: 'money from float', source: expr('Money(2.5) * Money(2)'), expect: { result: '5' } },
-  { name: 'money trailing zeros dropped', source: expr('Str(Money("1.50"))'), expect: { result: '1.5' } },
+  { name: 'Money floors a float', source: expr('Money(2.5) * Money(2)'), expect: { result: '4' } },
+  {
+    name: 'Money of a negative float floors down',
+    source: expr('Str(Money(-1.5))'),
+    expect: { result: '-2' },
+  },
+  { name: 'Money of a decimal string is whole', source: expr('Str(Money("1.50"))'), expect: { result: '1' } },
   {
     name: 'money decimal(30) product keeps precision',
     source: expr('Money("999999999999999999999999999999") * Money("999999999999999999999999999999")'),

@@ -8,6 +8,7 @@ import { contractCases } from './contracts.cases';
 import { controlCases } from './control.cases';
 import { errorCases } from './errors.cases';
 import { formatCases } from './format.cases';
+import { languageCases } from './language.cases';
 import { stringCases } from './strings.cases';
 import type { ConformanceCase } from './types';
 
@@ -21,6 +22,7 @@ const suites: Record<string, ConformanceCase[]> = {
   errors: errorCases,
   compile: compileCases,
   format: formatCases,
+  language: languageCases,
 };
 
 const TX_VARS: Record<string, Value> = {

@@ -109,7 +109,7 @@ export const contractCases: ConformanceCase[] = [
   {
     name: 'a $ variable keeps its first type',
     source: action('    $a = 1\n    $a = "x"'),
-    expect: { error: { type: 'panic', message: '$a holds int64 and cannot be assigned string' } },
+    expect: { error: { type: 'panic', message: '$a (type string) cannot be represented by the type int64' } },
   },
   {
     name: 'a $ variable may be reset to nil and then take a new type',
@@ -120,7 +120,7 @@ export const contractCases: ConformanceCase[] = [
     name: 'a data field keeps its type',
     source: 'contract T {\n  data {\n    N int\n  }\n  action {\n    $N = "x"\n  }\n}',
     params: { N: 1n },
-    expect: { error: { type: 'panic', message: '$N holds int64' } },
+    expect: { error: { type: 'panic', message: '$N (type string) cannot be represented by the type int64' } },
   },
   {
     name: 'reading an unset $ variable fails',
@@ -140,7 +140,7 @@ export const contractCases: ConformanceCase[] = [
   {
     name: 'nested contract result is the callee $result even when unset',
     before: ['contract Quiet {\n  action {\n  }\n}'],
-    source: action('    $result = Str(Quiet())'),
+    source: action('    $result = Sprintf("%v", Quiet())'),
     expect: { result: '<nil>' },
   },
   {

@@ -117,11 +117,13 @@ export const controlCases: ConformanceCase[] = [
   {
     name: 'typed var rejects another type',
     source: action('    var a int\n    a = "x"'),
-    expect: { error: { type: 'panic', message: 'cannot assign string to variable a of type int' } },
+    expect: {
+      error: { type: 'panic', message: "variable 'a' (type string) cannot be represented by the type int64" },
+    },
   },
   {
     name: 'typed var accepts nil',
-    source: action('    var a map\n    a = nil\n    $result = Str(a)'),
+    source: action('    var a map\n    a = nil\n    $result = Sprintf("%v", a)'),
     expect: { result: '<nil>' },
   },
   {

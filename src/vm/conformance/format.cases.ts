@@ -42,7 +42,7 @@ export const formatCases: ConformanceCase[] = [
   },
   { name: 'Sprintf %x of string', source: expr('Sprintf("%x", "hi")'), expect: { result: '6869' } },
   { name: 'Sprintf %X of int', source: expr('Sprintf("%X", 255)'), expect: { result: 'FF' } },
-  { name: 'Sprintf %v of money', source: expr('Sprintf("%v", Money("12.30"))'), expect: { result: '12.3' } },
+  { name: 'Sprintf %v of money', source: expr('Sprintf("%v", Money("12.30"))'), expect: { result: '12' } },
   { name: 'Sprintf %s of money', source: expr('Sprintf("%s", Money(5))'), expect: { result: '5' } },
   {
     name: 'Sprintf rounds half to even like Go',

@@ -58,7 +58,7 @@ export const stringCases: ConformanceCase[] = [
   { name: 'Float of string', source: expr('Float("2.5") + 1'), expect: { result: '3.5' } },
   { name: 'Float of int prints like Go', source: expr('Str(Float(2))'), expect: { result: '2' } },
   { name: 'Str of float', source: expr('Str(1.5)'), expect: { result: '1.5' } },
-  { name: 'Str of nil', source: expr('Str(nil)'), expect: { result: '<nil>' } },
+  { name: 'Str of nil is empty', source: expr('Str(nil)'), expect: { result: '' } },
   { name: 'Str of bool', source: expr('Str(true)'), expect: { result: 'true' } },
   { name: 'Str of array', source: expr('Str([1, "a", 2.5])'), expect: { result: '[1 a 2.5]' } },
   {
