@@ -21,6 +21,7 @@ import type {
   FieldInfo,
   FuncResult,
   ParamInfo,
+  SourceOrigin,
   TailInfo,
 } from './objects';
 import * as ops from './operators';
@@ -35,6 +36,7 @@ import {
   indexValue,
   isThenable,
   NORMAL,
+  noteStored,
   readExtend,
   RETURN,
   setIndex,
@@ -63,6 +65,12 @@ export interface CompileOptions {
   extern?: boolean;
   /** Prelude mode: top-level functions are global (keyed by plain name), like the language-level built-ins. */
   global?: boolean;
+  /**
+   * Compiling again the callers of a function that was replaced: the checks that depend on that callee
+   * (argument and result counts, conditions that write) are left to run time, as in the reference, whose call
+   * sites simply run the new code.
+   */
+  relink?: boolean;
 }
 
 /** What the compiler needs from the VM. */
@@ -78,6 +86,7 @@ export interface CompiledSource {
   names: string[];
   objects: CompiledObject[];
   ast: SourceAst;
+  origin: SourceOrigin;
 }
 
 export const DATA_FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
@@ -232,6 +241,8 @@ class SourceCompiler {
   private readonly units: Unit[] = [];
   private readonly contracts: ContractUnit[] = [];
   private readonly chains = new WeakMap<CallExpr, ChainStep[]>();
+  /** Functions of other sources bound at compile time: a change to one of them recompiles this source. */
+  private readonly boundFuncs = new Set<string>();
 
   constructor(
     private readonly source: string,
@@ -261,19 +272,26 @@ class SourceCompiler {
     }
     for (const unit of this.units) this.resolveUnitCalls(unit);
     this.propagate();
-    this.checkConditions();
+    if (!this.options.relink) this.checkConditions();
     for (const unit of this.units) this.generate(unit);
     for (const unit of this.units) new FunctionCompiler(this, unit).compileBody();
+    const origin: SourceOrigin = {
+      source: this.source,
+      ecosystem: this.options.ecosystem,
+      global: this.options.global ?? false,
+      dependsOn: this.boundFuncs,
+    };
+    for (const unit of this.units) unit.func!.origin = origin;
     const objects: CompiledObject[] = [];
     for (const decl of this.ast.decls) {
       const entry = this.topUnits.get(this.keyOf(decl.name, decl.kind === 'contract'))!;
       objects.push(
         'decl' in entry && entry.decl.kind === 'contract'
-          ? this.buildContract(entry as ContractUnit)
+          ? this.buildContract(entry as ContractUnit, origin)
           : (entry as Unit).func!,
       );
     }
-    return { names, objects, ast: this.ast };
+    return { names, objects, ast: this.ast, origin };
   }
 
   private newUnit(decl: FuncDecl, contract: ContractUnit | null, key: string, section: boolean): Unit {
@@ -336,7 +354,10 @@ class SourceCompiler {
     const builtin = this.env.builtins.get(name);
     if (builtin) return { kind: 'builtin', builtin };
     const globalFunc = this.env.lookup(name);
-    if (globalFunc && globalFunc.kind === 'func') return { kind: 'func', func: globalFunc };
+    if (globalFunc && globalFunc.kind === 'func') {
+      this.boundFuncs.add(globalFunc.key);
+      return { kind: 'func', func: globalFunc };
+    }
     if (this.options.extern) return { kind: 'extern', key: objectKey(ecosystem, name) };
     return fail(`unknown identifier ${name}`, at);
   }
@@ -357,6 +378,7 @@ class SourceCompiler {
       if (from.contract && from.contract.key === key) fail(`the contract can't call itself recursively`, at);
       return { kind: 'contract', key, unit: null, writes: existing.writesDb };
     }
+    this.boundFuncs.add(existing.key);
     return { kind: 'func', func: existing };
   }
 
@@ -509,7 +531,7 @@ class SourceCompiler {
     unit.func = func;
   }
 
-  private buildContract(contract: ContractUnit): CompiledContract {
+  private buildContract(contract: ContractUnit, origin: SourceOrigin): CompiledContract {
     if (contract.compiled) return contract.compiled;
     const decl = contract.decl;
     const fields: FieldInfo[] = decl.fields.map((field) => ({
@@ -536,6 +558,7 @@ class SourceCompiler {
       writesDb: contract.writes,
       startCost: 100 + 50 * objectCount + 50 * decl.settings.length + 10 * decl.fields.length,
       source: this.source,
+      origin,
       meta: {},
     };
     return contract.compiled;
@@ -886,7 +909,9 @@ class FunctionCompiler {
       const check = slot.check;
       return {
         set: (fr, value) => {
-          fr.s[index] = check(value);
+          const stored = check(value);
+          fr.s[index] = stored;
+          if (typeof stored === 'object' || typeof stored === 'string') noteStored(fr.st, stored);
         },
         index: null,
         setIndexed: null,
@@ -904,7 +929,7 @@ class FunctionCompiler {
       return {
         set: () => undefined,
         index: key,
-        setIndexed: (fr, k, value) => setIndex(fr.s[slot], k, value),
+        setIndexed: (fr, k, value) => setIndex(fr.st, fr.s[slot], k, value),
       };
     }
     const name = container.name;
@@ -914,7 +939,7 @@ class FunctionCompiler {
       index: key,
       setIndexed: (fr, k, value) => {
         if (fr.st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
-        setIndex(readExtend(fr.st, name), k, value);
+        setIndex(fr.st, readExtend(fr.st, name), k, value);
       },
     };
   }
@@ -1322,18 +1347,21 @@ class FunctionCompiler {
         const variadic = declared ? declared.variadic : target.kind === 'func' ? target.func.variadic : false;
         const name = declared ? declared.name : target.kind === 'func' ? target.func.name : '';
         const min = variadic ? paramCount - 1 : paramCount;
-        this.checkArity([min, variadic ? Infinity : paramCount], name, step);
+        // A function of another source may change under a relinked caller: its counts are checked when it runs.
+        const checkedNow = !(target.kind === 'func' && this.owner.compileOptions.relink);
+        if (checkedNow) this.checkArity([min, variadic ? Infinity : paramCount], name, step);
         const results = declared
           ? declared.results.length
           : target.kind === 'func'
             ? target.func.results.length
             : 1;
-        if (valueContext && results > 1)
+        if (checkedNow && valueContext && results > 1)
           fail(`multiple-value ${name}() in single-value context`, step.position);
         const unit = target.kind === 'unit' ? target.unit : null;
         const fixedFunc = target.kind === 'func' ? target.func : null;
         const isAsync = unit ? unit.isAsync : fixedFunc!.isAsync;
-        return this.invokeUser(() => (unit ? unit.func! : fixedFunc!), isAsync, groups, step);
+        const unwrap = valueContext && !checkedNow;
+        return this.invokeUser(() => (unit ? unit.func! : fixedFunc!), isAsync, groups, step, unwrap);
       }
       case 'contract':
       case 'extern': {
@@ -1356,7 +1384,15 @@ class FunctionCompiler {
     }
   }
 
-  private invokeUser(resolve: () => CompiledFunc, isAsync: boolean, groups: CExpr[], step: ChainStep): CExpr {
+  /** `unwrap`: the call is in value context but its result count was not checked at compile time. */
+  private invokeUser(
+    resolve: () => CompiledFunc,
+    isAsync: boolean,
+    groups: CExpr[],
+    step: ChainStep,
+    unwrap: boolean,
+  ): CExpr {
+    const singleValueOrResults = unwrap ? singleValue : passResults;
     const cost = 1 + groups.reduce((sum, g) => sum + g.cost, 0);
     const argsFn = groups[0].fn;
     const tailFns = groups.slice(1).map((g) => g.fn);
@@ -1483,7 +1519,7 @@ function returnShaper(
 }
 
 /** Results pass through for multi-assignment; callers in value context are checked at compile time. */
-function singleValueOrResults(result: FuncResult): FuncResult {
+function passResults(result: FuncResult): FuncResult {
   return result;
 }
 

@@ -1,6 +1,7 @@
 import { panic, VmError } from './errors';
 import type { CompiledContract } from './objects';
-import type { Value } from './values';
+import type { Frame } from './runtime';
+import { memorySize, type Value } from './values';
 import type { Vm } from './index';
 
 /** What the host tells the VM about the transaction being executed. */
@@ -38,6 +39,8 @@ export interface BuiltinContext {
   getVar(name: string): Value | undefined;
   /** Runs another contract as `CallContract`/`ExecContract` do; resolves to its `$result`. */
   callContract(name: string, params: ReadonlyMap<string, Value>): Promise<Value>;
+  /** Estimated bytes held by the execution's variables; throws "Memory limit exceeded" past the limit. */
+  measureMemory(): number;
 }
 
 /** The reference's read-only `$` names (besides whatever the host passes in TxContext.vars). */
@@ -75,6 +78,11 @@ export const FUEL_OVERFLOW = 'runtime cost limit overflow';
 export const MAX_CALL_DEPTH = 1000;
 export const MAX_ARRAY_INDEX = 1_000_000;
 export const MAX_MAP_SIZE = 100_000;
+/** The reference's VM memory limit: 128 MB of values held in variables. */
+export const MEMORY_LIMIT = 128 * 1024 * 1024;
+export const MEMORY_LIMIT_EXCEEDED = 'Memory limit exceeded';
+/** Live memory is measured again once this much (or half the last measure, if more) has been stored. */
+const MEMORY_CHECK_STEP = 1024 * 1024;
 
 export interface StateOptions {
   fuelLimit: number;
@@ -101,6 +109,13 @@ export class ExecState implements BuiltinContext, FuelMeter {
   readonly contracts: CompiledContract[] = [];
   readonly prices: ReadonlyMap<string, number>;
   ecosystem: number;
+  /** Activation frames of the functions that are running, innermost last: their locals are live memory. */
+  readonly frames: Frame[] = [];
+  /** `$` scopes of the contract calls waiting for a nested one: live memory too. */
+  readonly outerScopes: Array<Map<string, Value>> = [];
+  /** Estimated size of what was stored into variables since live memory was last measured. */
+  storedSinceCheck = 0;
+  nextMemoryCheck = MEMORY_CHECK_STEP;
 
   constructor(
     readonly vm: Vm,
@@ -151,6 +166,21 @@ export class ExecState implements BuiltinContext, FuelMeter {
   /** For host code running long loops: counts a tick and checks the wall clock every 1024 ticks. */
   tick(): void {
     if ((++this.ticks & 1023) === 0) this.checkDeadline();
+  }
+
+  /**
+   * Measures the memory held by variables (locals of every running function, `$` variables of every contract
+   * call) and fails with the reference's error past the limit. Stores call this often enough that the check
+   * costs no more than the stores themselves.
+   */
+  measureMemory(): number {
+    let used = memorySize(this.extend.values());
+    for (const scope of this.outerScopes) used += memorySize(scope.values());
+    for (const frame of this.frames) used += memorySize(frame.s);
+    this.storedSinceCheck = 0;
+    this.nextMemoryCheck = Math.max(MEMORY_CHECK_STEP, used / 2);
+    if (used > MEMORY_LIMIT) throw panic(MEMORY_LIMIT_EXCEEDED);
+    return used;
   }
 
   isSystemVar(name: string): boolean {

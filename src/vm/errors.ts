@@ -47,6 +47,9 @@ export function toVmError(thrown: unknown): VmError {
   if (thrown instanceof VmError) return thrown;
   if (thrown instanceof CompileError) return new VmError('panic', thrown.message);
   if (thrown instanceof RangeError && /call stack/i.test(thrown.message)) return panic('max call depth');
+  // The engine's own size limits (a string or array too long to allocate) are the VM memory limit here.
+  if (thrown instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(thrown.message))
+    return panic('Memory limit exceeded');
   if (thrown instanceof Error) return panic(thrown.message);
   return panic(String(thrown));
 }

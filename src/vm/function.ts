@@ -1,6 +1,6 @@
 import { MAX_CALL_DEPTH, type ExecState } from './context';
 import { panic } from './errors';
-import type { CompiledFunc, FuncResult, ParamInfo, TailInfo } from './objects';
+import type { CompiledFunc, FuncResult, ParamInfo, SourceOrigin, TailInfo } from './objects';
 import { checkInt64 } from './operators';
 import { Frame, fuelOverflow, NORMAL, type Signal } from './runtime';
 import { Results, zeroValue, type TypeName, type Value } from './values';
@@ -16,6 +16,7 @@ export class UserFunc implements CompiledFunc {
   writesDb = false;
   slotCount = 0;
   body: AnyFn = () => NORMAL;
+  origin?: SourceOrigin;
   readonly paramCheckers: Array<((value: Value, index: number) => Value) | null>;
   readonly tailSlots: number[][];
 
@@ -45,27 +46,35 @@ export class UserFunc implements CompiledFunc {
       throw panic('max call depth');
     }
     let sync = true;
+    let frame: Frame | null = null;
     try {
       if ((st.fuelLeft -= (this.chargeCall ? FUNC_CALL_PRICE : 0) + this.params.length) < 0) fuelOverflow();
       if ((++st.ticks & 1023) === 0) st.checkDeadline();
-      const frame = this.makeFrame(st, args, tailArgs);
+      frame = this.makeFrame(st, args, tailArgs);
+      st.frames.push(frame);
       if (!this.isAsync) {
         this.body(frame);
         return this.resultOf(frame);
       }
       sync = false;
-      return (this.body(frame) as Promise<Signal>).then(
+      const running = frame;
+      return (this.body(running) as Promise<Signal>).then(
         () => {
           st.depth--;
-          return this.resultOf(frame);
+          st.frames.pop();
+          return this.resultOf(running);
         },
         (error: unknown) => {
           st.depth--;
+          st.frames.pop();
           throw error;
         },
       );
     } finally {
-      if (sync) st.depth--;
+      if (sync) {
+        st.depth--;
+        if (frame) st.frames.pop();
+      }
     }
   }
 

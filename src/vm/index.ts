@@ -17,6 +17,7 @@ import {
   type CompiledFunc,
   type ContractMeta,
   type FuncResult,
+  type SourceOrigin,
 } from './objects';
 import { parseSource } from './parser';
 import { ObjectRegistry } from './registry';
@@ -140,11 +141,59 @@ export class Vm {
    */
   compileSource(source: string, options: RegisterOptions): CompiledSource {
     const compiled = compileSource(source, this.env, options);
+    const replaced = new Set<string>();
     for (const object of compiled.objects) {
       if (object.kind === 'contract') object.meta = { ...(options.meta ?? {}) };
+      if (object.kind === 'func' && this.registry.get(object.key)?.kind === 'func') replaced.add(object.key);
       this.registry.set(object);
     }
+    if (replaced.size > 0) this.relinkCallers(replaced, new Set([originKey(compiled.origin)]));
     return compiled;
+  }
+
+  /**
+   * Functions bind early (a call site holds the function compiled at that time), so when a top-level function
+   * is replaced, every source whose code calls it is compiled again and re-registered, in the same registry
+   * transaction; that may replace further functions, whose callers follow. Each source is compiled once per
+   * change. A caller that no longer fits the new function (argument count, results) fails when it runs, as in
+   * the reference, instead of blocking the change.
+   */
+  private relinkCallers(changed: ReadonlySet<string>, done: Set<string>): void {
+    const callers = new Map<string, SourceOrigin>();
+    for (const key of this.registry.keys()) {
+      const origin = this.registry.get(key)?.origin;
+      if (!origin || done.has(originKey(origin)) || callers.has(originKey(origin))) continue;
+      for (const name of changed) {
+        if (origin.dependsOn.has(name)) {
+          callers.set(originKey(origin), origin);
+          break;
+        }
+      }
+    }
+    for (const [identity, origin] of callers) {
+      done.add(identity);
+      let recompiled: CompiledSource;
+      try {
+        recompiled = compileSource(origin.source, this.env, {
+          ecosystem: origin.ecosystem,
+          global: origin.global,
+          relink: true,
+        });
+      } catch {
+        // Only callee-dependent checks differ from the first compile and those are off: keep the old code.
+        continue;
+      }
+      const replaced = new Set<string>();
+      for (const object of recompiled.objects) {
+        const current = this.registry.get(object.key);
+        // A later source may have taken the name over: that one stays.
+        if (!current || current.origin !== origin) continue;
+        if (object.kind === 'contract' && current.kind === 'contract') object.meta = current.meta;
+        if (object.kind === 'func') replaced.add(object.key);
+        this.registry.set(object);
+      }
+      if (replaced.size > 0) this.relinkCallers(replaced, done);
+    }
   }
 
   /** Loads the language-level helpers (DBFind, DBRow, …): their functions become global (plain names). */
@@ -391,6 +440,7 @@ export class Vm {
     const savedThis = system.get('this_contract');
     const savedParent = system.get('parent');
     const savedStack = system.get('stack');
+    state.outerScopes.push(savedScope);
     state.extend = scope;
     state.ecosystem = contract.ecosystem;
     state.contracts.push(contract);
@@ -412,6 +462,7 @@ export class Vm {
     } finally {
       state.depth--;
       state.contracts.pop();
+      state.outerScopes.pop();
       state.extend = savedScope;
       state.ecosystem = savedEcosystem;
       restore(system, 'this_contract', savedThis);
@@ -419,6 +470,11 @@ export class Vm {
       restore(system, 'stack', savedStack);
     }
   }
+}
+
+/** Sources are the same when their text, ecosystem and prelude mode are. */
+function originKey(origin: SourceOrigin): string {
+  return `${origin.ecosystem}\u0000${origin.global ? 'g' : ''}\u0000${origin.source}`;
 }
 
 function restore(map: Map<string, Value>, key: string, value: Value | undefined): void {

@@ -17,6 +17,16 @@ export interface TailInfo {
 
 export type FuncResult = Value | Results;
 
+/** Where a compiled object comes from: enough to compile its whole source again. */
+export interface SourceOrigin {
+  readonly source: string;
+  readonly ecosystem: number;
+  /** Prelude source: its functions are keyed by plain name. */
+  readonly global: boolean;
+  /** Registry keys of functions of other sources that this source's call sites hold directly. */
+  readonly dependsOn: ReadonlySet<string>;
+}
+
 /** A compiled contract-language function (top-level, contract-local, or a contract's conditions/action). */
 export interface CompiledFunc {
   readonly kind: 'func';
@@ -33,6 +43,7 @@ export interface CompiledFunc {
   readonly writesDb: boolean;
   readonly line: number;
   readonly column: number;
+  readonly origin?: SourceOrigin;
   /** Runs the function. Returns a Promise only when `isAsync`. */
   call(
     state: ExecState,
@@ -77,6 +88,7 @@ export interface CompiledContract {
   /** Fuel charged when a transaction starts with this contract: 100 + 50·objects + 50·settings + 10·fields. */
   readonly startCost: number;
   readonly source: string;
+  readonly origin?: SourceOrigin;
   meta: ContractMeta;
 }
 

@@ -3,6 +3,7 @@ import { panic, VmError } from './errors';
 import type { FuncResult } from './objects';
 import { parseDecimal } from './operators';
 import {
+  containsValue,
   goTypeName,
   isMoney,
   kindOf,
@@ -47,6 +48,19 @@ export function readExtend(st: ExecState, name: string): Value {
   throw panic(`unknown extend identifier $${name}`);
 }
 
+/**
+ * Counts a value stored into a variable or a container towards the memory limit. Only the value's own size is
+ * added here (what it holds was counted when it was stored); the full measure runs once enough has piled up.
+ */
+export function noteStored(st: ExecState, value: Value, extra = 0): void {
+  let size = extra;
+  if (typeof value === 'string') size += value.length;
+  else if (Array.isArray(value)) size += 12 + 8 * value.length;
+  else if (value instanceof Map) size += 4 + 16 * value.size;
+  else if (value instanceof Uint8Array) size += 12 + value.length;
+  if (size > 0 && (st.storedSinceCheck += size) > st.nextMemoryCheck) st.measureMemory();
+}
+
 export function writeExtend(st: ExecState, name: string, value: Value): void {
   if (st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
   const old = st.extend.get(name);
@@ -54,6 +68,7 @@ export function writeExtend(st: ExecState, name: string, value: Value): void {
     throw panic(`$${name} (type ${goTypeName(value)}) cannot be represented by the type ${goTypeName(old)}`);
   }
   st.extend.set(name, value);
+  noteStored(st, value);
 }
 
 export function toMoney(value: Value): Money {
@@ -128,20 +143,26 @@ export function indexValue(container: Value, key: Value): Value {
   throw panic(`type ${goTypeName(container)} doesn't support indexing`);
 }
 
-export function setIndex(container: Value, key: Value, value: Value): void {
-  if (container === value && container !== null) throw panic('self assignment');
+export function setIndex(st: ExecState, container: Value, key: Value, value: Value): void {
+  // Putting a container into itself, even deep down, would make it endless (the reference refuses it too).
+  if (typeof value === 'object' && value !== null && container !== null && containsValue(value, container)) {
+    throw panic('self assignment');
+  }
   if (container instanceof Map) {
     if (typeof key !== 'string') throw panic(`index of map cannot be type ${goTypeName(key)}`);
     if (container.size >= MAX_MAP_SIZE && !container.has(key)) throw panic('the maxumim length of map');
     container.set(key, value);
+    noteStored(st, value, 16 + key.length);
     return;
   }
   if (Array.isArray(container)) {
     if (typeof key !== 'bigint') throw panic(`index of array cannot be type ${goTypeName(key)}`);
     if (key < 0n || key > BigInt(MAX_ARRAY_INDEX)) throw panic('the index is out of range');
     const index = Number(key);
+    const grown = Math.max(0, index + 1 - container.length);
     while (container.length < index) container.push(null);
     container[index] = value;
+    noteStored(st, value, 8 * grown);
     return;
   }
   throw panic(`type ${goTypeName(container)} doesn't support indexing`);

@@ -194,3 +194,60 @@ export function moneyToString(value: Decimal): string {
 export class Results {
   constructor(readonly values: Value[]) {}
 }
+
+/**
+ * Estimated memory of values, counted like the reference's VM memory limit: 1 per bool, 8 per number, the byte
+ * length of strings (UTF-16 units here), 12 per array plus its elements, 4 per map plus its keys and values, 16
+ * for anything else (money, nil). Shared containers count once per reference to them, as in the reference.
+ */
+export function memorySize(values: Iterable<Value>): number {
+  let total = 0;
+  const pending: Value[] = [...values];
+  while (pending.length > 0) {
+    const value = pending.pop()!;
+    switch (typeof value) {
+      case 'boolean':
+        total += 1;
+        break;
+      case 'bigint':
+      case 'number':
+        total += 8;
+        break;
+      case 'string':
+        total += value.length;
+        break;
+      default:
+        if (Array.isArray(value)) {
+          total += 12;
+          for (const item of value) pending.push(item);
+        } else if (value instanceof Map) {
+          total += 4;
+          for (const [key, item] of value) {
+            total += key.length;
+            pending.push(item);
+          }
+        } else if (value instanceof Uint8Array) {
+          total += 12 + value.length;
+        } else {
+          total += 16;
+        }
+    }
+  }
+  return total;
+}
+
+/** Whether `target` is `value` or sits somewhere inside it (arrays and maps). */
+export function containsValue(value: Value, target: Value): boolean {
+  const pending: Value[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if (item === target) return true;
+    if (Array.isArray(item)) {
+      for (const element of item) if (typeof element === 'object' && element !== null) pending.push(element);
+    } else if (item instanceof Map) {
+      for (const element of item.values())
+        if (typeof element === 'object' && element !== null) pending.push(element);
+    }
+  }
+  return false;
+}

@@ -195,6 +195,73 @@ describe('Vm API', () => {
     expect((await vm.runContract('A', new Map([['Base', 'hi']]), {})).result).toBe('hi!');
   });
 
+  it('refuses a condition whose value is not a bool (the evaluator declares a bool result)', async () => {
+    const vm = new Vm();
+    await expect(vm.evalCondition('"yes"')).rejects.toThrow(
+      "function 'eval' return index[0] (type string) cannot be represented by the type bool",
+    );
+    await expect(vm.evalCondition('1 + 1')).rejects.toThrow(
+      '(type int64) cannot be represented by the type bool',
+    );
+    await expect(vm.evalCondition('2 > 1')).resolves.toBe(true);
+  });
+
+  it('stops a contract that holds more than 128 MB with the reference error', async () => {
+    const vm = new Vm();
+    vm.compileSource(
+      'contract Grow {\n  action {\n    var s string\n    s = "0123456789abcdef"\n    while true {\n      s = s + s\n    }\n  }\n}',
+      { ecosystem: 1 },
+    );
+    await expect(vm.runContract('Grow', new Map(), {})).rejects.toMatchObject({
+      type: 'panic',
+      text: 'Memory limit exceeded',
+    });
+    vm.compileSource(
+      'contract Rows {\n  action {\n    var rows array\n    var i int\n    while true {\n      var row array\n      row[99999] = i\n      rows[i] = row\n      i = i + 1\n    }\n  }\n}',
+      { ecosystem: 1 },
+    );
+    await expect(vm.runContract('Rows', new Map(), {})).rejects.toMatchObject({
+      text: 'Memory limit exceeded',
+    });
+  });
+
+  it('counts the memory of locals and $ variables, and frees what a finished call held', async () => {
+    const vm = new Vm();
+    vm.compileSource(
+      'func big() int {\n  var a array\n  a[9999] = 1\n  return MemoryUsage()\n}\ncontract M {\n  action {\n    var before, inside int\n    $text = "0123456789"\n    before = MemoryUsage()\n    inside = big()\n    $result = Sprintf("%v %v %v", before > 10, inside > before + 10000, MemoryUsage() < inside)\n  }\n}',
+      { ecosystem: 1 },
+    );
+    expect((await vm.runContract('M', new Map(), {})).result).toBe('true true true');
+  });
+
+  it('recompiles the callers of a top-level function that is replaced', async () => {
+    const vm = new Vm();
+    vm.builtins.register({ name: 'Later', params: 1, fn: async (_ctx, value) => value });
+    vm.compileSource('func F(n int) int {\n  return n + 1\n}', { ecosystem: 1 });
+    vm.compileSource('func G(n int) int {\n  return F(n) * 10\n}', { ecosystem: 1 });
+    vm.compileSource('contract A {\n  action {\n    $result = G(1)\n  }\n}', {
+      ecosystem: 1,
+      meta: { tableId: 7 },
+    });
+    expect((await vm.runContract('A', new Map(), {})).result).toBe('20');
+
+    // The new F suspends (an async built-in): G and A are compiled again, so they wait for it.
+    vm.compileSource('func F(n int) int {\n  return Later(n + 2)\n}', { ecosystem: 1 });
+    expect((await vm.runContract('A', new Map(), {})).result).toBe('30');
+    expect(vm.registry.getByTableId(7)?.name).toBe('A');
+
+    // Undone with the registry transaction that made it.
+    const tx = vm.registry.begin();
+    vm.compileSource('func F(n int) int {\n  return n + 5\n}', { ecosystem: 1 });
+    expect((await vm.runContract('A', new Map(), {})).result).toBe('60');
+    vm.registry.rollback(tx);
+    expect((await vm.runContract('A', new Map(), {})).result).toBe('30');
+
+    // A caller that no longer fits fails when it runs, not when the function is edited.
+    vm.compileSource('func F(n int, m int) int {\n  return n + m\n}', { ecosystem: 1 });
+    await expect(vm.runContract('A', new Map(), {})).rejects.toThrow('function F must have 2 parameters');
+  });
+
   it('runs an unknown contract as a panic', async () => {
     const vm = new Vm();
     await expect(vm.runContract('Nope', new Map(), {})).rejects.toMatchObject({ type: 'panic' });

@@ -42,6 +42,6 @@ export const runtimeBuiltins: BuiltinDef[] = [
     name: 'MemoryUsage',
     async: false,
     params: 0,
-    fn: () => 0n,
+    fn: (ctx) => BigInt(ctx.measureMemory()),
   },
 ];
