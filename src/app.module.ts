@@ -26,6 +26,14 @@ import { RpcGatewayController } from './rpc/rpc-gateway';
 import { RpcRegistry } from './rpc/rpc-registry.service';
 import { SystemController, SystemRpc } from './system/system.api';
 import { SystemService } from './system/system.service';
+import { BlockExecutor } from './chain/producer/block-executor';
+import { BlockProducer } from './chain/producer/block-producer.service';
+import { NativeTransfers } from './chain/producer/native-transfers';
+import { KeyBans } from './tx/key-bans';
+import { TxController, TxRpc } from './tx/tx.api';
+import { TxAdmission } from './tx/tx-admission';
+import { TxService } from './tx/tx.service';
+import { KeyRegistration } from './tx/key-registration';
 
 /**
  * The node. Each domain contributes a service (its operations), a REST controller and an RPC provider
@@ -52,6 +60,7 @@ export class AppModule {
         EcosystemController,
         MetricsController,
         ContractsController,
+        TxController,
         HealthController,
         RpcGatewayController,
       ],
@@ -73,6 +82,14 @@ export class AppModule {
         MetricsRpc,
         ContractsService,
         ContractsRpc,
+        KeyBans,
+        TxAdmission,
+        TxService,
+        TxRpc,
+        NativeTransfers,
+        BlockExecutor,
+        BlockProducer,
+        KeyRegistration,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: GoJsonInterceptor },
         { provide: APP_GUARD, useClass: ClbRouteGuard },

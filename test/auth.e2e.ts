@@ -207,7 +207,7 @@ describe('REST login', () => {
     expectRestError(answer, 400, 'E_UNKNOWNUID');
   });
 
-  it('says the key is not on chain yet for an unknown key, and refuses unknown ecosystems', async () => {
+  it('registers an unknown key by a NewUser transaction in a block, and refuses unknown ecosystems', async () => {
     const stranger = 'aa'.repeat(32);
     let uid = await getUid();
     const answer = await node.client.postForm(
@@ -215,7 +215,13 @@ describe('REST login', () => {
       { pubkey: publicKeyOf(stranger), signature: sign(stranger, `LOGIN1${uid.uid}`) },
       { token: uid.token },
     );
-    expectRestError(answer, 404, 'E_KEYNOTFOUND', /is not registered in ecosystem 1 yet/);
+    expect(answer.status).toBe(200);
+    expect(answer.body.account).toBe(node.client.accountOf(stranger));
+    const keyInfo = await node.client.get(`/api/v2/keyinfo/${answer.body.account}`);
+    expect(keyInfo.status).toBe(200);
+    expect(keyInfo.body.ecosystems.map((item: { ecosystem: string }) => item.ecosystem)).toContain('1');
+    const registration = await node.client.get('/api/v2/blocks?block_id=2&count=1');
+    expect(registration.body['2'][0].contract_name).toBe('@1NewUser');
     uid = await getUid();
     const elsewhere = await node.client.postForm(
       '/api/v2/login',

@@ -8,6 +8,7 @@ import { formatGoDuration } from '../common/go-duration';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { CryptoError, parsePublicKey, stringToAddress, utf8 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { KeyRegistration } from '../tx/key-registration';
 import type { Caller } from './caller';
 import { TokenService } from './token.service';
 
@@ -56,6 +57,7 @@ export class AuthService {
     private readonly crypto: NodeCrypto,
     private readonly identity: NodeIdentity,
     private readonly db: DatabaseService,
+    private readonly registration: KeyRegistration,
   ) {
     this.notifyJwt = new JwtService({ secret: config.centrifugo.secret });
   }
@@ -108,15 +110,20 @@ export class AuthService {
     this.verifySignature(verificationKey, uid, input.signature);
     this.markUidUsed(uid, caller);
 
+    let keyRow = row;
     if (storedKey.length === 0) {
       const open = ecosystem === 1n || (await this.ecosystemParameter(ecosystem, 'free_membership')) === '1';
       if (!open) throw new ApiError('E_STATELOGIN', this.crypto.address(wallet), ecosystem);
-      throw new ApiError('E_KEYNOTFOUND').withMessage(
-        `Key has not been found: ${this.crypto.address(wallet)} is not registered in ecosystem ${ecosystem} yet`,
+      if (this.config.nodeMode === 'clb') throw new ApiError('E_KEYNOTFOUND');
+      await this.registration.register(verificationKey, ecosystem);
+      keyRow = await this.db.one<KeyRow>(
+        'SELECT "pub", "deleted", "account" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2',
+        [wallet.toString(), ecosystem.toString()],
       );
+      if (!keyRow) throw ApiError.server('encountered some problems when login account');
     }
-    if (row!.deleted === '1') throw new ApiError('E_DELETEDKEY');
-    const account = row!.account.trim();
+    if (keyRow!.deleted === '1') throw new ApiError('E_DELETEDKEY');
+    const account = keyRow!.account.trim();
     const roleId = input.roleId ?? 0n;
     if (roleId > 0n && !(await this.holdsRole(ecosystem, account, roleId))) throw new ApiError('E_CHECKROLE');
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
+import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { readBlockContent, type BlockContent } from './block-content';
 
 export interface BlockSummary {
   id: bigint;
@@ -13,6 +15,15 @@ export interface BlockSummary {
   nodePosition: bigint;
   consensusMode: number;
 }
+
+/** A stored block with its decoded content, for the block lists and details. */
+export interface StoredBlock extends BlockSummary {
+  data: Buffer;
+  content: BlockContent;
+}
+
+/** Which block `detailedBlock` and `getTransactionCount` mean: by height or by hash. */
+export type BlockRef = { id: bigint } | { hash: Buffer };
 
 interface BlockRow {
   id: string;
@@ -29,7 +40,10 @@ interface BlockRow {
 /** Reads of `block_chain`: the chain's height and its blocks. */
 @Injectable()
 export class BlocksService {
-  constructor(private readonly db: DatabaseService) {}
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly contracts: ContractsService,
+  ) {}
 
   /** The highest block id; E_NOTFOUND on an empty chain. */
   async maxBlockId(): Promise<bigint> {
@@ -51,17 +65,61 @@ export class BlocksService {
       [id.toString()],
     );
     if (!row) throw new ApiError('E_NOTFOUND');
-    return {
-      id: BigInt(row.id),
-      hash: asBuffer(row.hash),
-      rollbacksHash: asBuffer(row.rollbacks_hash),
-      ecosystemId: BigInt(row.ecosystem_id),
-      keyId: BigInt(row.key_id),
-      time: BigInt(row.time),
-      txCount: Number(row.tx),
-      nodePosition: BigInt(row.node_position),
-      consensusMode: Number(row.consensus_mode),
-    };
+    return summaryOf(row);
+  }
+
+  /** Blocks `first` … `first + count - 1` that exist, in height order; E_NOTFOUND when none does. */
+  async range(first: bigint, count: bigint): Promise<StoredBlock[]> {
+    const rows = await this.db.query<BlockRow & { data: unknown }>(
+      `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode", "data"
+         FROM "block_chain" WHERE "id" >= $1 AND "id" < $2 ORDER BY "id"`,
+      [first.toString(), (first + count).toString()],
+    );
+    if (rows.length === 0) throw new ApiError('E_NOTFOUND');
+    return rows.map((row) => this.decode(row));
+  }
+
+  private decode(row: BlockRow & { data: unknown }): StoredBlock {
+    const data = asBuffer(row.data);
+    let content: BlockContent;
+    try {
+      content = readBlockContent(data, this.contracts.vm.registry);
+    } catch (error) {
+      throw ApiError.server(`block ${row.id} cannot be decoded: ${(error as Error).message}`);
+    }
+    return { ...summaryOf(row), data, content };
+  }
+
+  /** One block by height or hash, with its content; E_NOTFOUND when it does not exist. */
+  async stored(ref: BlockRef): Promise<StoredBlock> {
+    const [condition, value] = 'id' in ref ? ['"id" = $1', ref.id.toString()] : ['"hash" = $1', ref.hash];
+    const row = await this.db.one<BlockRow & { data: unknown }>(
+      `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode", "data"
+         FROM "block_chain" WHERE ${condition}`,
+      [value],
+    );
+    if (!row) throw new ApiError('E_NOTFOUND');
+    return this.decode(row);
+  }
+
+  /** Transactions in one block. */
+  async blockTransactionCount(ref: BlockRef): Promise<number> {
+    const [condition, value] = 'id' in ref ? ['"id" = $1', ref.id.toString()] : ['"hash" = $1', ref.hash];
+    const row = await this.db.one<{ tx: number }>(`SELECT "tx" FROM "block_chain" WHERE ${condition}`, [
+      value,
+    ]);
+    if (!row) throw new ApiError('E_NOTFOUND');
+    return Number(row.tx);
+  }
+
+  /** Blocks made by the node at `position` in consensus mode `mode`, and the height. */
+  async countByNode(position: bigint, mode: number): Promise<{ total: bigint; partial: bigint }> {
+    const total = await this.maxBlockId();
+    const row = await this.db.one<{ count: string }>(
+      `SELECT count(*) AS "count" FROM "block_chain" WHERE "node_position" = $1 AND "consensus_mode" = $2`,
+      [position.toString(), mode],
+    );
+    return { total, partial: BigInt(row?.count ?? 0) };
   }
 
   /** Sum of transactions over all blocks. */
@@ -69,4 +127,18 @@ export class BlocksService {
     const row = await this.db.one<{ total: string | null }>('SELECT sum("tx") AS "total" FROM "block_chain"');
     return row?.total ? BigInt(row.total) : 0n;
   }
+}
+
+function summaryOf(row: BlockRow): BlockSummary {
+  return {
+    id: BigInt(row.id),
+    hash: asBuffer(row.hash),
+    rollbacksHash: asBuffer(row.rollbacks_hash),
+    ecosystemId: BigInt(row.ecosystem_id),
+    keyId: BigInt(row.key_id),
+    time: BigInt(row.time),
+    txCount: Number(row.tx),
+    nodePosition: BigInt(row.node_position),
+    consensusMode: Number(row.consensus_mode),
+  };
 }

@@ -23,6 +23,10 @@ export interface AppConfig {
   logLevel: Environment['LOG_LEVEL'];
   limits: RequestLimits;
   chainTest: boolean;
+  /** Block slot length; unset: from the platform parameters (max_block_generation_time + gap_between_blocks). */
+  blockSlotMs?: number;
+  /** Whether this process may produce blocks (it still needs the chain's producer lock). */
+  blockProducer: boolean;
 }
 
 /** Bounds on what one request may make the node hold or do; each is a setting (README, `.env.example`). */
@@ -112,6 +116,8 @@ export function resolveConfig(environment: Environment): AppConfig {
       requestTimeoutMs: environment.REQUEST_TIMEOUT_MS,
     },
     chainTest: environment.CHAIN_TEST,
+    blockSlotMs: environment.BLOCK_SLOT_MS,
+    blockProducer: environment.BLOCK_PRODUCER,
   };
 }
 

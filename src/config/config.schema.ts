@@ -88,6 +88,8 @@ export const environmentSchema = z.object({
   JSON_DEPTH_LIMIT: positiveInt(10_000).default(64),
   REQUEST_TIMEOUT_MS: positiveInt(3_600_000).default(30_000),
   CHAIN_TEST: booleanText.default(false),
+  BLOCK_SLOT_MS: positiveInt(3_600_000).optional(),
+  BLOCK_PRODUCER: booleanText.default(true),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -1,6 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { parse as parseLossless } from 'lossless-json';
 import {
+  buildContractCall,
+  type ArgumentValue,
+  type CallOptions,
+  type ContractDescription,
+} from './transactions';
+import {
   bytesToHex,
   createHasher,
   createSigner,
@@ -55,8 +61,19 @@ export function exactJsonText(value: unknown): string {
  * A small client of the node, in the dialects real clients speak: REST forms (urlencoded or multipart)
  * and JSON-RPC. It signs logins with the node's configured curve and hasher.
  */
+export interface TxStatusAnswer {
+  blockid: string;
+  result: string;
+  penalty: number;
+  errmsg?: { type?: string; error?: string; id?: string };
+}
+
 export class IbaxClient {
   token?: string;
+  /** The node's network id, learnt at login; transactions are signed for it. */
+  networkId?: bigint;
+  /** The ecosystem of the current session. */
+  ecosystem?: bigint;
 
   constructor(
     readonly baseUrl: string,
@@ -164,6 +181,7 @@ export class IbaxClient {
   ): Promise<SessionInfo> {
     const uid = await this.get('/api/v2/getuid', { token: null });
     if (uid.status !== 200) throw new Error(`getuid failed: ${uid.text}`);
+    this.networkId = BigInt(uid.body.network_id);
     const { signature, publicKey } = this.signLogin(privateKeyHex, uid.body.network_id, uid.body.uid);
     const fields: Record<string, string> = { signature };
     if (options.useKeyId) fields.key_id = this.accountOf(privateKeyHex);
@@ -180,6 +198,7 @@ export class IbaxClient {
   async loginRpc(privateKeyHex: string, options: { ecosystem?: number; namespace?: string } = {}) {
     const namespace = options.namespace ?? 'ibax';
     const uid = await this.rpc(`${namespace}.getUid`, [], { token: null });
+    this.networkId = BigInt(uid.network_id);
     const { signature, publicKey } = this.signLogin(privateKeyHex, uid.network_id, uid.uid);
     const result = await this.rpc(
       `${namespace}.login`,
@@ -202,8 +221,87 @@ export class IbaxClient {
     return keyIdToAddress(keyIdFromPublicKey(publicKey, createHasher(this.crypto.hasher)));
   }
 
+  /** A contract's id and fields, as a call needs them (`GET /contract/{name}`, session required). */
+  async contract(name: string): Promise<ContractDescription> {
+    const answer = await this.get(`/api/v2/contract/${encodeURIComponent(name)}`);
+    if (answer.status !== 200) throw new Error(`contract ${name}: ${answer.text}`);
+    return { id: Number(answer.body.id), name: String(answer.body.name), fields: answer.body.fields };
+  }
+
+  /** Signs a call of `name` with `privateKeyHex` for this node's network and the session's ecosystem. */
+  async buildCall(
+    privateKeyHex: string,
+    name: string,
+    args: Record<string, ArgumentValue> = {},
+    options: Partial<CallOptions> = {},
+  ) {
+    if (this.networkId === undefined) throw new Error('log in first: the network id comes from getuid');
+    const contract = await this.contract(name);
+    return buildContractCall(this.signer, privateKeyHex, contract, args, {
+      networkId: this.networkId,
+      ecosystem: this.ecosystem,
+      ...options,
+    });
+  }
+
+  /** Sends transactions as multipart file parts (the Go SDK's way); returns their hashes in order. */
+  async sendTransactions(txs: readonly Uint8Array[], options: { via?: 'file' | 'hex' | 'rpc' } = {}) {
+    let hashes: Record<string, string>;
+    if (options.via === 'rpc') {
+      const params = Object.fromEntries(txs.map((tx, i) => [`tx${i}`, Buffer.from(tx).toString('base64')]));
+      hashes = (await this.rpc('ibax.sendTx', [params])).hashes;
+    } else {
+      const fields: Record<string, string | Blob> = {};
+      txs.forEach((tx, i) => {
+        fields[`tx${i}`] =
+          options.via === 'hex' ? Buffer.from(tx).toString('hex') : new Blob([Buffer.from(tx)]);
+      });
+      const answer = await this.postMultipart('/api/v2/sendTx', fields);
+      if (answer.status !== 200) {
+        throw Object.assign(new Error(`sendTx: ${answer.text}`), { answer });
+      }
+      hashes = answer.body.hashes;
+    }
+    return txs.map((_tx, i) => hashes[`tx${i}`] ?? Object.keys(hashes)[i]);
+  }
+
+  async txStatus(hashes: readonly string[]): Promise<Record<string, TxStatusAnswer>> {
+    const answer = await this.postForm('/api/v2/txstatus', { data: JSON.stringify({ hashes }) });
+    if (answer.status !== 200) throw new Error(`txstatus: ${answer.text}`);
+    return answer.body.results;
+  }
+
+  /** Polls txstatus until every transaction is in a block or has failed, or the time is up. */
+  async waitForTransactions(
+    hashes: readonly string[],
+    options: { timeoutMs?: number; intervalMs?: number } = {},
+  ): Promise<Record<string, TxStatusAnswer>> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    for (;;) {
+      const statuses = await this.txStatus(hashes);
+      const done = hashes.every((hash) => statuses[hash].blockid !== '' || statuses[hash].errmsg);
+      if (done) return statuses;
+      if (Date.now() > deadline) throw new Error(`transactions still pending: ${JSON.stringify(statuses)}`);
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+    }
+  }
+
+  /** Builds, sends and waits for one contract call; returns its hash and final status. */
+  async call(
+    privateKeyHex: string,
+    name: string,
+    args: Record<string, ArgumentValue> = {},
+    options: Partial<CallOptions> & { timeoutMs?: number } = {},
+  ): Promise<{ hash: string; status: TxStatusAnswer }> {
+    const tx = await this.buildCall(privateKeyHex, name, args, options);
+    const [hash] = await this.sendTransactions([tx.bytes]);
+    const statuses = await this.waitForTransactions([hash], { timeoutMs: options.timeoutMs });
+    return { hash, status: statuses[hash] };
+  }
+
   private keepSession(result: Record<string, unknown>): SessionInfo {
     this.token = String(result.token);
+    this.ecosystem = BigInt(String(result.ecosystem_id));
     return {
       token: String(result.token),
       keyId: String(result.key_id),

@@ -1,0 +1,299 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { QueryRunner } from 'typeorm';
+import { NodeStateService } from '../../common/node-state.service';
+import { APP_CONFIG, type AppConfig } from '../../config';
+import { ContractsService } from '../../contracts/contracts.service';
+import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
+import { publicKeyHex04 } from '../../crypto';
+import { buildBlock } from '../codec';
+import { BLOCK_VERSION } from '../genesis/genesis.service';
+import { NodeCrypto } from '../node-crypto.service';
+import { NodeIdentity } from '../node-identity.service';
+import { PlatformParametersService } from '../platform-parameters.service';
+import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
+import { nextSlotStart, slotAt, type SlotClock } from './slot-clock';
+import { rollbacksHash, type JournalRecord } from './rollbacks-hash';
+
+/** The advisory-lock key that makes one process per database the producer ("IBAXPROD" in ASCII). */
+export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;
+/** How often a process without the producer lock tries to take it. */
+const LOCK_RETRY_MS = 2_000;
+
+export interface ProducedBlock {
+  id: bigint;
+  hash: Buffer;
+  txCount: number;
+  failed: number;
+}
+
+interface Tip {
+  id: bigint;
+  hash: Buffer;
+  rollbacksHash: Buffer;
+  time: bigint;
+}
+
+/**
+ * Makes blocks: in each of this node's slots, when transactions wait, one database transaction takes a
+ * batch, runs each transaction in isolation (BlockExecutor), and writes the block, its journal digest,
+ * hash and signature, the transactions' log and statuses, and the new tip. A crash at any moment leaves
+ * the whole block or none of it. Only the process holding the chain's producer lock makes blocks.
+ */
+@Injectable()
+export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Producer');
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private lockHolder?: QueryRunner;
+  private holdsLock = false;
+  private producing?: Promise<ProducedBlock | undefined>;
+  private lastSlot = -1;
+  private clock?: SlotClock;
+  private position = 0;
+  private wakeRequested = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DatabaseService,
+    private readonly contracts: ContractsService,
+    private readonly crypto: NodeCrypto,
+    private readonly identity: NodeIdentity,
+    private readonly parameters: PlatformParametersService,
+    private readonly executor: BlockExecutor,
+    private readonly nodeState: NodeStateService,
+  ) {}
+
+  get isProducer(): boolean {
+    return this.holdsLock;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.blockProducer || this.config.nodeMode === 'clb') return;
+    await this.tryTakeLock();
+    this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.producing?.catch(() => undefined);
+    if (this.lockHolder) {
+      await this.lockHolder.release().catch(() => undefined);
+      this.lockHolder = undefined;
+    }
+  }
+
+  /** Asks for a block as soon as this node's slot allows (a login waiting for its registration does). */
+  requestBlock(): void {
+    this.wakeRequested = true;
+    if (this.holdsLock && !this.producing) this.schedule(0);
+  }
+
+  /**
+   * On PostgreSQL a session-level advisory lock held on a connection of its own: it goes with the
+   * process, so another process takes over when this one dies. The embedded database belongs to one
+   * process by nature.
+   */
+  private async tryTakeLock(): Promise<void> {
+    if (this.holdsLock) return;
+    if (!this.config.databaseUrl) {
+      this.holdsLock = true;
+      return;
+    }
+    const runner = this.lockHolder ?? this.db.dataSource.createQueryRunner();
+    this.lockHolder = runner;
+    try {
+      const [row] = (await runner.query('SELECT pg_try_advisory_lock($1) AS "locked"', [
+        PRODUCER_LOCK_KEY.toString(),
+      ])) as { locked: boolean }[];
+      this.holdsLock = row?.locked === true;
+      if (this.holdsLock) this.logger.log('this process produces the blocks');
+      else await runner.release();
+      if (!this.holdsLock) this.lockHolder = undefined;
+    } catch (error) {
+      this.logger.warn(`cannot take the producer lock: ${(error as Error).message}`);
+      this.lockHolder = undefined;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    if (!this.holdsLock) {
+      await this.tryTakeLock();
+      this.schedule(this.holdsLock ? 0 : LOCK_RETRY_MS);
+      return;
+    }
+    let delay = 1_000;
+    try {
+      const clock = await this.slotClock();
+      const now = Date.now();
+      const slot = slotAt(clock, now);
+      const ours = slot % clock.nodes === this.position;
+      if (ours && slot !== this.lastSlot && this.nodeState.state === 'running') {
+        this.producing = this.produce();
+        const block = await this.producing;
+        if (block) this.lastSlot = slot;
+      }
+      this.wakeRequested = false;
+      delay = nextSlotStart(clock, Date.now(), this.position) - Date.now();
+      // While nothing is in the slot yet, look again within it: a transaction may arrive mid-slot.
+      if (slotAt(clock, Date.now()) !== this.lastSlot)
+        delay = Math.min(delay, Math.max(50, clock.slotMs / 4));
+    } catch (error) {
+      this.logger.error(`block production failed: ${(error as Error).message}`);
+    } finally {
+      this.producing = undefined;
+    }
+    this.schedule(this.wakeRequested ? 0 : delay);
+  }
+
+  /** Slot length and this node's position, from the platform parameters (re-read: contracts change them). */
+  private async slotClock(): Promise<SlotClock> {
+    if (!this.clock) {
+      const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+      this.clock = { startMs: Number(first?.time ?? 0) * 1000, slotMs: 4_000, nodes: 1 };
+    }
+    const generation = Number((await this.parameters.get('max_block_generation_time')) ?? 2000);
+    const gap = Number((await this.parameters.get('gap_between_blocks')) ?? 2);
+    this.clock.slotMs = this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000);
+    const honor = (await this.parameters.honorNodes()).filter((node) => !node.stopped);
+    const ours = publicKeyHex04(this.identity.keys.node.publicKey).toLowerCase();
+    const index = honor.findIndex(
+      (node) => node.public_key.toLowerCase() === ours || `04${node.public_key.toLowerCase()}` === ours,
+    );
+    this.clock.nodes = Math.max(1, honor.length);
+    this.position = Math.max(0, index);
+    return this.clock;
+  }
+
+  /** Makes one block from the waiting transactions, or nothing when none waits. */
+  async produce(): Promise<ProducedBlock | undefined> {
+    return this.contracts.transaction(async (sql) => {
+      const tip = await this.tip(sql);
+      const limits = await this.limits(sql);
+      const blockId = tip.id + 1n;
+      const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
+      const time = nowSeconds > tip.time ? nowSeconds : tip.time;
+      const executed = await this.executor.run(sql, {
+        blockId,
+        time,
+        keyId: this.identity.keys.founder.keyId,
+        nodePosition: BigInt(this.position),
+        limits,
+      });
+      if (executed.included.length === 0) {
+        await this.executor.settleFailures(sql, executed);
+        return undefined;
+      }
+      const block = await this.writeBlock(sql, tip, blockId, time, executed);
+      if (executed.failed.length > 0) {
+        this.logger.debug(`block ${blockId}: ${executed.failed.length} transactions failed`);
+      }
+      return block;
+    });
+  }
+
+  private async tip(sql: Sql): Promise<Tip> {
+    const row = await sql.one<{ block_id: string; hash: unknown; rollbacks_hash: unknown; time: string }>(
+      `SELECT "block_id", "hash", "rollbacks_hash", "time" FROM "info_block" LIMIT 1 FOR UPDATE`,
+    );
+    if (!row) throw new Error('the chain has no genesis block');
+    return {
+      id: BigInt(row.block_id),
+      hash: asBuffer(row.hash),
+      rollbacksHash: asBuffer(row.rollbacks_hash),
+      time: BigInt(row.time),
+    };
+  }
+
+  private async limits(sql: Sql): Promise<BlockLimits> {
+    const rows = await sql.query<{ name: string; value: string }>(
+      `SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" IN
+        ('max_tx_block', 'max_tx_block_per_user', 'max_block_size', 'max_fuel_tx', 'max_fuel_block', 'max_block_generation_time')`,
+    );
+    const value = (name: string, fallback: number) => {
+      const found = Number(rows.find((row) => row.name === name)?.value);
+      return Number.isFinite(found) && found > 0 ? found : fallback;
+    };
+    const generationMs = value('max_block_generation_time', 2000);
+    return {
+      txPerBlock: value('max_tx_block', 5000),
+      txPerUser: value('max_tx_block_per_user', 5000),
+      blockSize: value('max_block_size', 67_108_864),
+      fuelPerTx: value('max_fuel_tx', 20_000_000),
+      fuelPerBlock: value('max_fuel_block', 200_000_000),
+      // A slot shorter than the generation time bounds the work of a block too.
+      generationMs: Math.min(generationMs, this.config.blockSlotMs ?? generationMs),
+    };
+  }
+
+  private async writeBlock(
+    sql: Sql,
+    tip: Tip,
+    blockId: bigint,
+    time: bigint,
+    executed: ExecutedBlock,
+  ): Promise<ProducedBlock> {
+    const hasher = this.crypto.hasher;
+    const journal = await sql.query<{ tx_hash: unknown; table_name: string; table_id: string; data: string }>(
+      `SELECT "tx_hash", "table_name", "table_id", "data" FROM "rollback_tx" WHERE "block_id" = $1 ORDER BY "id"`,
+      [blockId.toString()],
+    );
+    const records: JournalRecord[] = journal.map((row) => ({ ...row, tx_hash: asBuffer(row.tx_hash) }));
+    const digest = rollbacksHash(blockId, records, hasher);
+    const built = buildBlock({
+      header: {
+        blockId,
+        timestamp: time,
+        ecosystemId: 0n,
+        keyId: this.identity.keys.founder.keyId,
+        nodePosition: BigInt(this.position),
+        version: BLOCK_VERSION,
+        consensusMode: 1,
+        candidateNodes: new Uint8Array(),
+        networkId: this.config.networkId,
+      },
+      prevHeader: { blockId: tip.id, blockHash: tip.hash, rollbacksHash: tip.rollbacksHash },
+      txs: executed.included.map((tx) => tx.stored),
+      rollbacksHash: digest,
+      hash: (data) => hasher.hash(data),
+      sign: (message) => this.crypto.signer.sign(this.identity.keys.node.privateKey, message),
+    });
+    const hash = Buffer.from(built.blockHash);
+    const keyId = this.identity.keys.founder.keyId.toString();
+    await sql.query(
+      `INSERT INTO "block_chain" ("id", "hash", "rollbacks_hash", "data", "ecosystem_id", "key_id", "node_position", "time", "tx", "consensus_mode")
+       VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, 1)`,
+      [
+        blockId.toString(),
+        hash,
+        Buffer.from(digest),
+        Buffer.from(built.bytes),
+        keyId,
+        String(this.position),
+        time.toString(),
+        executed.included.length,
+      ],
+    );
+    await sql.query(
+      `UPDATE "info_block" SET "hash" = $1, "rollbacks_hash" = $2, "block_id" = $3, "node_position" = $4,
+         "key_id" = $5, "time" = $6, "sent" = 0`,
+      [hash, Buffer.from(digest), blockId.toString(), String(this.position), keyId, time.toString()],
+    );
+    await this.executor.settle(sql, blockId, executed);
+    return { id: blockId, hash, txCount: executed.included.length, failed: executed.failed.length };
+  }
+}

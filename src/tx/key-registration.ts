@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { mp } from '../chain/codec';
+import { NodeIdentity } from '../chain/node-identity.service';
+import { BlockProducer } from '../chain/producer/block-producer.service';
+import { signTransaction, smartTransaction } from '../chain/tx-builder';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ContractsService } from '../contracts/contracts.service';
+import { bytesToHex } from '../crypto';
+import { DatabaseService } from '../database/database.service';
+import { TxAdmission, TxRefusal } from './tx-admission';
+import { TxService } from './tx.service';
+
+/** How long a login waits for its registration block: the reference's 2 × 3 × 2 s at most. */
+export const REGISTRATION_WAIT_MS = 12_000;
+const POLL_MS = 25;
+
+/**
+ * Registers an unknown key at its first login: a real `NewUser` transaction signed by the node, queued
+ * ahead of client transactions, mined in a block the producer is asked for at once. The login waits for
+ * that block (bounded), as the reference does, and tells the client when it did not come in time.
+ */
+@Injectable()
+export class KeyRegistration {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly identity: NodeIdentity,
+    private readonly crypto: NodeCrypto,
+    private readonly contracts: ContractsService,
+    private readonly admission: TxAdmission,
+    private readonly txs: TxService,
+    private readonly producer: BlockProducer,
+    private readonly db: DatabaseService,
+  ) {}
+
+  async register(publicKey: Uint8Array, ecosystem: bigint): Promise<void> {
+    const newUser = this.contracts.vm.getContract('@1NewUser', 1);
+    if (!newUser?.meta.tableId) throw ApiError.server('the NewUser contract is missing');
+    const node = this.identity.keys.node;
+    const signed = signTransaction(
+      this.crypto.signer,
+      node.privateKey,
+      smartTransaction({
+        contractId: newUser.meta.tableId + 5000,
+        ecosystemId: 1n,
+        keyId: node.keyId,
+        networkId: this.config.networkId,
+        publicKey: node.publicKey,
+        params: mp.map([
+          ['NewPubkey', mp.str(bytesToHex(publicKey))],
+          ['Ecosystem', mp.int64(ecosystem)],
+        ]),
+      }),
+    );
+    let admitted;
+    try {
+      admitted = await this.admission.admit(signed.bytes, {
+        maxTxSize: Number.MAX_SAFE_INTEGER,
+        nowMs: Date.now(),
+      });
+    } catch (error) {
+      if (error instanceof TxRefusal) throw ApiError.server(`registering the key: ${error.message}`);
+      throw error;
+    }
+    await this.db.transaction((sql) => this.txs.queue(sql, [admitted], 1));
+    this.producer.requestBlock();
+    await this.waitForBlock(admitted.hash);
+  }
+
+  private async waitForBlock(hash: Buffer): Promise<void> {
+    const deadline = Date.now() + REGISTRATION_WAIT_MS;
+    while (Date.now() < deadline) {
+      const status = await this.db.one<{ block_id: string; error: string }>(
+        `SELECT "block_id", "error" FROM "transactions_status" WHERE "hash" = $1`,
+        [hash],
+      );
+      if (status && BigInt(status.block_id) > 0n) return;
+      if (status?.error) throw ApiError.server('encountered some problems when login account');
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    throw new ApiError('E_NEWUSER');
+  }
+}

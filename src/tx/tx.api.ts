@@ -1,0 +1,172 @@
+import { Controller, Get, HttpCode, Injectable, Param, Post, Req } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import type { ApiRequest } from '../common/http/api-request';
+import { FormValues, parseForm } from '../common/http/form';
+import { Auth, BlockchainRoute } from '../common/http/request-gates';
+import { RpcError } from '../rpc/rpc-error';
+import { RpcMethod } from '../rpc/rpc-method.decorator';
+import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import { TxService, type IncomingTx, type SentTx, type TxInfo } from './tx.service';
+
+/**
+ * `{"hashes":{…}}` keyed by each hash (the reference, which the SDK reads) and also by each name the
+ * transaction came under (the interface's "map tx1..txN", which older SDK helpers read).
+ */
+function hashesAnswer(sent: readonly SentTx[]) {
+  const hashes: Record<string, string> = {};
+  for (const tx of sent) hashes[tx.hash] = tx.hash;
+  for (const tx of sent) if (tx.name && !(tx.name in hashes)) hashes[tx.name] = tx.hash;
+  return { hashes };
+}
+
+function hexTransaction(name: string, text: string): IncomingTx {
+  const trimmed = text.trim();
+  if (!/^[0-9a-fA-F]*$/.test(trimmed) || trimmed.length % 2 !== 0) {
+    throw ApiError.server(`transaction ${JSON.stringify(name)} is not hex: encoding/hex: invalid byte`);
+  }
+  return { name, bytes: Buffer.from(trimmed, 'hex') };
+}
+
+/** REST txinfo: `blockid` as a string ("" when not in a block). */
+function restTxInfo(info: TxInfo) {
+  return {
+    blockid: info.blockId > 0n ? info.blockId.toString() : '',
+    confirm: info.confirm,
+    data: info.data,
+  };
+}
+
+/** JSON-RPC txInfo: `blockid` as a number, `data` null when not asked for or unknown. */
+function rpcTxInfo(info: TxInfo) {
+  return { blockid: info.blockId, confirm: info.confirm, data: info.data ?? null };
+}
+
+function commaHashes(text: string): string[] {
+  return text.split(',').map((hash) => hash.trim());
+}
+
+@Controller('api/v2')
+export class TxController {
+  constructor(private readonly txs: TxService) {}
+
+  /** Every file part is a binary transaction; every form field and query value one in hex. */
+  @Post('sendTx')
+  @HttpCode(200)
+  @Auth()
+  async sendTx(@Req() req: ApiRequest) {
+    const incoming: IncomingTx[] = [];
+    for (const file of req.files ?? []) incoming.push({ name: file.field, bytes: file.data });
+    for (const [name, value] of FormValues.of(req).entries()) incoming.push(hexTransaction(name, value));
+    return hashesAnswer(await this.txs.send(req.caller, incoming));
+  }
+
+  @Post('txstatus')
+  @HttpCode(200)
+  @Auth()
+  async txStatus(@Req() req: ApiRequest) {
+    const data = FormValues.of(req).first('data');
+    let hashes: unknown;
+    try {
+      hashes = (JSON.parse(data ?? '') as { hashes?: unknown }).hashes;
+    } catch {
+      throw new ApiError('E_HASHWRONG');
+    }
+    if (hashes === undefined || hashes === null) hashes = [];
+    if (!Array.isArray(hashes) || hashes.some((hash) => typeof hash !== 'string')) {
+      throw new ApiError('E_HASHWRONG');
+    }
+    return { results: await this.txs.status(hashes as string[]) };
+  }
+
+  @Get('txinfo/:hash')
+  @BlockchainRoute()
+  async txInfo(@Param('hash') hash: string, @Req() req: ApiRequest) {
+    const form = parseForm(FormValues.of(req), { contractinfo: 'bool' });
+    return restTxInfo(await this.txs.info(hash, form.contractinfo ?? false));
+  }
+
+  @Get(['txinfoMultiple', 'txinfomultiple'])
+  @BlockchainRoute()
+  async txInfoMultiple(@Req() req: ApiRequest) {
+    const form = parseForm(FormValues.of(req), { data: 'string', contractinfo: 'bool' });
+    const results: Record<string, ReturnType<typeof restTxInfo>> = {};
+    for (const hash of commaHashes(form.data ?? '')) {
+      results[hash] = restTxInfo(await this.txs.info(hash, form.contractinfo ?? false));
+    }
+    return { results };
+  }
+
+  @Get('tx_record/:hashes')
+  @BlockchainRoute()
+  txRecord(@Param('hashes') hashes: string) {
+    return this.txs.records(commaHashes(hashes));
+  }
+}
+
+/** A JSON-RPC transaction: standard base64 (the reference), or hex (decisions.md). */
+function rpcTransaction(name: string, value: unknown): IncomingTx {
+  if (typeof value !== 'string')
+    throw ApiError.server(`transaction ${JSON.stringify(name)} must be a string`);
+  const text = value.trim();
+  if (/^(0x)?[0-9a-fA-F]+$/.test(text) && text.replace(/^0x/, '').length % 2 === 0) {
+    return { name, bytes: Buffer.from(text.replace(/^0x/, ''), 'hex') };
+  }
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
+    throw ApiError.server(`transaction ${JSON.stringify(name)} is neither base64 nor hex`);
+  }
+  return { name, bytes: Buffer.from(text, 'base64') };
+}
+
+function stringList(raw: unknown): string[] | null {
+  if (raw === null) return null;
+  if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string')) {
+    throw new Error('json: cannot unmarshal into Go value of type []string');
+  }
+  return raw as string[];
+}
+
+@Injectable()
+export class TxRpc {
+  constructor(private readonly txs: TxService) {}
+
+  @RpcMethod('sendTx', { auth: true, params: [{ name: 'txs', type: 'object' }] })
+  async sendTx([txs]: [Record<string, unknown> | null], { caller }: RpcCallContext) {
+    if (txs === null || txs === undefined) throw RpcError.invalidParams('params can not be empty');
+    const incoming = Object.entries(txs).map(([name, value]) => rpcTransaction(name, value));
+    if (incoming.length === 0) return { hashes: {} };
+    const sent = await this.txs.send(caller, incoming);
+    const hashes: Record<string, string> = {};
+    for (const tx of sent) hashes[tx.hash] = tx.hash;
+    return { hashes };
+  }
+
+  @RpcMethod('txStatus', { auth: true, params: [{ name: 'hashes', type: 'string' }] })
+  txStatus([hashes]: [string]) {
+    if (!hashes) throw RpcError.invalidParams('params can not be empty');
+    return this.txs.status(commaHashes(hashes));
+  }
+
+  @RpcMethod('txInfo', {
+    params: [
+      { name: 'hash', type: 'string' },
+      { name: 'contractInfo', type: 'bool', optional: true },
+    ],
+  })
+  async txInfo([hash, contractInfo]: [string, boolean | undefined]) {
+    if (!hash) throw RpcError.invalidParams('params can not be empty');
+    return rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));
+  }
+
+  @RpcMethod('txInfoMultiple', {
+    params: [
+      { name: 'hashes', type: stringList },
+      { name: 'contractInfo', type: 'bool', optional: true },
+    ],
+  })
+  async txInfoMultiple([hashes, contractInfo]: [string[] | null, boolean | undefined]) {
+    if (!hashes) throw RpcError.invalidParams('params can not be empty');
+    const results: Record<string, ReturnType<typeof rpcTxInfo>> = {};
+    for (const hash of hashes) results[hash] = rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));
+    return { results };
+  }
+}

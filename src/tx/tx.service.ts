@@ -1,0 +1,385 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Caller } from '../auth/caller';
+import { readBlockContent, type BlockTransaction } from '../blocks/block-content';
+import { formatSize } from '../chain/codec';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
+import { ApiError } from '../common/api-error';
+import { ContractsService } from '../contracts/contracts.service';
+import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { formatBanTime, KeyBans } from './key-bans';
+import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
+
+/** One transaction of a sendTx request and the name it came under (form field, file part or RPC key). */
+export interface IncomingTx {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface SentTx {
+  name: string;
+  hash: string;
+}
+
+export interface TxStatus {
+  blockid: string;
+  errmsg?: { type?: string; error?: string; id?: string };
+  result: string;
+  penalty: number;
+}
+
+export interface TxInfoData {
+  block_id: bigint;
+  block_hash: string;
+  address: string;
+  ecosystem: bigint;
+  hash: string;
+  expedite: string;
+  contract_name: string;
+  params: unknown;
+  created_at: bigint;
+  size: string;
+  status: number;
+}
+
+export interface TxInfo {
+  blockId: bigint;
+  confirm: number;
+  data?: TxInfoData;
+}
+
+interface StatusRow {
+  hash: unknown;
+  block_id: string;
+  error: string;
+  penalty: number;
+}
+
+const HASH_HEX = /^[0-9a-fA-F]*$/;
+/** Rows per INSERT: 8 bound values each stay far below PostgreSQL's 65,535 parameters. */
+const INSERT_CHUNK = 1000;
+/** The status table's error column keeps this much of a failure text. */
+export const STATUS_ERROR_LENGTH = 255;
+
+export function hashBytes(text: string): Buffer | undefined {
+  const trimmed = text.trim();
+  if (!HASH_HEX.test(trimmed) || trimmed.length % 2 !== 0) return undefined;
+  return Buffer.from(trimmed, 'hex');
+}
+
+/** `IN ($n, …)` for a list of values appended to `params`. */
+export function inList(values: readonly unknown[], params: unknown[]): string {
+  return values.map((value) => `$${params.push(value)}`).join(', ');
+}
+
+/**
+ * The transaction operations: admission (sendTx) and the reads of a transaction's fate (status, info,
+ * records). Admitted transactions are in the database before the answer: a status row (block 0, no
+ * error) and a `transactions` row the block producer takes them from.
+ */
+@Injectable()
+export class TxService {
+  private readonly logger = new Logger('Tx');
+
+  constructor(
+    private readonly db: DatabaseService,
+    private readonly admission: TxAdmission,
+    private readonly bans: KeyBans,
+    private readonly parameters: PlatformParametersService,
+    private readonly contracts: ContractsService,
+    private readonly crypto: NodeCrypto,
+  ) {}
+
+  async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
+    const bannedTill = this.bans.bannedTill(caller.keyId);
+    if (bannedTill) throw new ApiError('E_BANNED', caller.keyId, formatBanTime(bannedTill));
+    if (incoming.length === 0) throw ApiError.server('no transactions in the request');
+    const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
+    if (incoming.length > maxTxSize) {
+      this.bans.strike(caller.keyId);
+      throw new ApiError('E_LIMITTXSIZE', incoming.length);
+    }
+    const nowMs = Date.now();
+    const admitted: AdmittedTx[] = [];
+    const refused: TxRefusal[] = [];
+    for (const tx of incoming) {
+      try {
+        admitted.push(await this.admission.admit(tx.bytes, { maxTxSize, nowMs }));
+      } catch (error) {
+        if (!(error instanceof TxRefusal)) throw error;
+        refused.push(error);
+      }
+    }
+    if (refused.length === 0) {
+      const replayed = await this.minedAmong(admitted.map((tx) => tx.hash));
+      for (const tx of admitted) {
+        if (replayed.has(tx.hash.toString('hex'))) {
+          refused.push(new TxRefusal('Duplicated transaction', undefined, tx.tx.keyId));
+        }
+      }
+    }
+    if (refused.length > 0) {
+      await this.recordRefusals(refused);
+      this.bans.strike(caller.keyId);
+      const first = refused[0];
+      if (first.code === 'E_LIMITTXSIZE') throw new ApiError('E_LIMITTXSIZE', first.size ?? 0);
+      throw ApiError.server(first.message);
+    }
+    await this.db.transaction((sql) => this.queue(sql, admitted));
+    return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
+  }
+
+  /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */
+  async queue(sql: Sql, admitted: readonly AdmittedTx[], highRate = 2): Promise<void> {
+    for (let start = 0; start < admitted.length; start += INSERT_CHUNK) {
+      const chunk = admitted.slice(start, start + INSERT_CHUNK);
+      const statusParams: unknown[] = [];
+      const statusRows = chunk.map(
+        (tx) =>
+          `(${inList(
+            [
+              tx.hash,
+              tx.timestampMs.toString(),
+              tx.type,
+              tx.tx.ecosystemId.toString(),
+              tx.tx.keyId.toString(),
+            ],
+            statusParams,
+          )})`,
+      );
+      // A transaction refused or failed before may be sent again; a mined one never reaches here.
+      await sql.query(
+        `INSERT INTO "transactions_status" ("hash", "time", "type", "ecosystem", "wallet_id") VALUES ${statusRows.join(', ')}
+         ON CONFLICT ("hash") DO UPDATE SET "error" = '', "penalty" = 0 WHERE "transactions_status"."block_id" = 0`,
+        statusParams,
+      );
+      const queueParams: unknown[] = [];
+      const queueRows = chunk.map(
+        (tx) =>
+          `(${inList(
+            [
+              tx.hash,
+              tx.stored,
+              String(highRate),
+              tx.expedite,
+              tx.timestampMs.toString(),
+              tx.type,
+              tx.tx.keyId.toString(),
+            ],
+            queueParams,
+          )}, 0, 0, 1)`,
+      );
+      await sql.query(
+        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified")
+         VALUES ${queueRows.join(', ')} ON CONFLICT ("hash") DO NOTHING`,
+        queueParams,
+      );
+    }
+  }
+
+  private async minedAmong(hashes: readonly Buffer[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const params: unknown[] = [];
+    const rows = await this.db.query<{ hash: unknown }>(
+      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${inList(hashes, params)})`,
+      params,
+    );
+    return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
+  }
+
+  /** A refused transaction whose hash is known reports its error in its status (never over a mined one). */
+  private async recordRefusals(refused: readonly TxRefusal[]): Promise<void> {
+    const known = refused.filter((refusal) => refusal.hash !== undefined);
+    if (known.length === 0) return;
+    const params: unknown[] = [];
+    const rows = known.map(
+      (refusal) =>
+        `(${inList(
+          [
+            refusal.hash,
+            String(Date.now()),
+            (refusal.keyId ?? 0n).toString(),
+            refusal.message.slice(0, STATUS_ERROR_LENGTH),
+          ],
+          params,
+        )}, 3)`,
+    );
+    await this.db.query(
+      `INSERT INTO "transactions_status" ("hash", "time", "wallet_id", "error", "type") VALUES ${rows.join(', ')}
+       ON CONFLICT ("hash") DO UPDATE SET "error" = EXCLUDED."error" WHERE "transactions_status"."block_id" = 0`,
+      params,
+    );
+  }
+
+  /** Statuses by hash, keyed as given; an unknown or malformed hash fails the whole call. */
+  async status(hashes: readonly string[]): Promise<Record<string, TxStatus>> {
+    const parsed = hashes.map((text) => {
+      const bytes = hashBytes(text);
+      if (!bytes) throw new ApiError('E_HASHWRONG');
+      return { text, bytes };
+    });
+    const results: Record<string, TxStatus> = {};
+    if (parsed.length === 0) return results;
+    const params: unknown[] = [];
+    const rows = await this.db.query<StatusRow>(
+      `SELECT "hash", "block_id", "error", "penalty" FROM "transactions_status"
+        WHERE "hash" IN (${inList(
+          parsed.map((item) => item.bytes),
+          params,
+        )})`,
+      params,
+    );
+    const byHash = new Map(rows.map((row) => [asBuffer(row.hash).toString('hex'), row]));
+    for (const { text, bytes } of parsed) {
+      const row = byHash.get(bytes.toString('hex'));
+      if (!row) throw new ApiError('E_HASHNOTFOUND', text);
+      results[text] = statusOf(row);
+    }
+    return results;
+  }
+
+  /** Where a transaction is: its block and confirmations, and with `contractInfo` what it was. */
+  async info(hashText: string, contractInfo: boolean): Promise<TxInfo> {
+    const hash = hashBytes(hashText);
+    if (!hash || hash.length === 0) throw new ApiError('E_HASHWRONG');
+    const row = await this.db.one<{ block: string; ecosystem_id: string; status: string }>(
+      `SELECT "block", "ecosystem_id", "status" FROM "log_transactions" WHERE "hash" = $1`,
+      [hash],
+    );
+    if (!row) return { blockId: 0n, confirm: 0 };
+    const blockId = BigInt(row.block);
+    const confirmation = await this.db.one<{ good: number }>(
+      `SELECT "good" FROM "confirmations" WHERE "block_id" = $1`,
+      [blockId.toString()],
+    );
+    const info: TxInfo = { blockId, confirm: Number(confirmation?.good ?? 0) };
+    if (!contractInfo) return info;
+    const block = await this.db.one<{ hash: unknown; data: unknown }>(
+      `SELECT "hash", "data" FROM "block_chain" WHERE "id" = $1`,
+      [blockId.toString()],
+    );
+    if (!block) throw ApiError.server('not found');
+    const content = readBlockContent(asBuffer(block.data), this.contracts.vm.registry);
+    const tx = content.transactions.find((item) => item.hash.equals(hash));
+    const described = tx ? this.describe(tx) : undefined;
+    // Member order as the reference writes the struct; a transaction missing from its block has only
+    // the block's members filled.
+    const data = {
+      block_id: blockId,
+      block_hash: asBuffer(block.hash).toString('hex'),
+      address: described?.address ?? '',
+      ecosystem: BigInt(row.ecosystem_id),
+      hash: described?.hash ?? '',
+      expedite: described?.expedite ?? '',
+      contract_name: described?.contract_name ?? '',
+      params: described?.params ?? null,
+      created_at: described?.created_at ?? 0n,
+      size: described?.size ?? '',
+      status: Number(row.status),
+    };
+    info.data = data as TxInfoData;
+    return info;
+  }
+
+  private describe(tx: BlockTransaction) {
+    let params: unknown = tx.params;
+    if (tx.transferSelf) params = { transferSelf: tx.transferSelf };
+    else if (tx.utxo) params = { utxo: tx.utxo };
+    return {
+      address: this.crypto.address(tx.keyId),
+      hash: tx.hash.toString('hex'),
+      expedite: tx.expedite,
+      contract_name: tx.contractName,
+      params,
+      created_at: tx.time,
+      size: formatSize(tx.payloadSize),
+    };
+  }
+
+  /**
+   * For each hash, the current rows its transaction wrote (by its journal), all values as text; null for
+   * a hash with no records. Key rows and schema changes are left out, as the reference does.
+   */
+  async records(hashTexts: readonly string[]): Promise<(Record<string, string>[] | null)[]> {
+    const results: (Record<string, string>[] | null)[] = [];
+    for (const text of hashTexts) {
+      const hash = hashBytes(text);
+      if (!hash || hash.length === 0) {
+        results.push(null);
+        continue;
+      }
+      const journal = await this.db.query<{ table_name: string; table_id: string }>(
+        `SELECT "table_name", "table_id" FROM "rollback_tx"
+          WHERE "tx_hash" = $1 AND "table_name" NOT IN ('1_keys', '@system') ORDER BY "id"`,
+        [hash],
+      );
+      if (journal.length === 0) {
+        results.push(null);
+        continue;
+      }
+      const rows: Record<string, string>[] = [];
+      for (const record of journal) {
+        if (!/^[a-z0-9_]+$/.test(record.table_name)) continue;
+        const [id, ecosystem] = record.table_id.split(',');
+        const params = ecosystem === undefined ? [id] : [id, ecosystem];
+        const condition = ecosystem === undefined ? `"id" = $1` : `"id" = $1 AND "ecosystem" = $2`;
+        const row = await this.db.one<Record<string, unknown>>(
+          `SELECT * FROM "${record.table_name}" WHERE ${condition}`,
+          params,
+        );
+        if (row) rows.push(textRow(row));
+      }
+      results.push(rows);
+    }
+    return results;
+  }
+
+  /** Counts a failed transaction against its key (the producer reports execution failures here). */
+  strike(keyId: bigint): void {
+    this.bans.strike(keyId);
+    this.logger.debug(`bad transaction from key ${keyId}`);
+  }
+}
+
+function statusOf(row: StatusRow): TxStatus {
+  const blockId = BigInt(row.block_id);
+  const penalty = Number(row.penalty);
+  if (blockId > 0n && penalty !== 1) return { blockid: blockId.toString(), result: row.error, penalty };
+  const status: TxStatus = { blockid: blockId > 0n ? blockId.toString() : '', result: '', penalty };
+  if (row.error) status.errmsg = errorMessage(row.error);
+  return status;
+}
+
+/** The stored error text: the VM's JSON `{type, error, id}`, or plain text as a txError. */
+export function errorMessage(text: string): { type?: string; error?: string; id?: string } {
+  try {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      !Array.isArray(parsed) &&
+      ('type' in parsed || 'error' in parsed)
+    ) {
+      const message: { type?: string; error?: string; id?: string } = {};
+      if (parsed.type) message.type = String(parsed.type);
+      if (parsed.error) message.error = String(parsed.error);
+      if (parsed.id) message.id = String(parsed.id);
+      return message;
+    }
+  } catch {
+    // not JSON: a plain refusal text
+  }
+  return { type: 'txError', error: text };
+}
+
+function textRow(row: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(row).map(([name, value]) => {
+      if (value === null || value === undefined) return [name, ''];
+      if (value instanceof Uint8Array) return [name, Buffer.from(value).toString('latin1')];
+      if (value instanceof Date) return [name, value.toISOString()];
+      if (typeof value === 'object') return [name, JSON.stringify(value)];
+      return [name, String(value)];
+    }),
+  );
+}
