@@ -32,6 +32,7 @@ export { BuiltinRegistry, snakeCase, type BuiltinDef, type Builtin } from './bui
 export { ObjectRegistry } from './registry';
 export { goString, goJsonEncode, goJsonDecode, goFloatString } from './format';
 export { goSprintf } from './sprintf';
+export { formatMoney } from './builtins/convert';
 export { resolveContractKey, objectKey, type CompileOptions, type CompiledSource } from './compiler';
 export { tokenize } from './lexer';
 export { parseSource, parseExpression } from './parser';

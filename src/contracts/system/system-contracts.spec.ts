@@ -49,7 +49,6 @@ const HOST_SIGNATURES: [name: string, params: number | [number, number], writesD
   ['PubToID', 1, false],
   ['HexToPub', 1, false],
   ['Hash', 1, false],
-  ['BlockTime', 0, false],
 ];
 
 const WRITING_BUILTINS = new Set(HOST_SIGNATURES.filter(([, , writes]) => writes).map(([name]) => name));

@@ -2,7 +2,7 @@ import type Decimal from 'decimal.js';
 import { panic } from '../errors';
 import { goString } from '../format';
 import { checkInt64, parseDecimal, parseGoFloat, parseGoInt } from '../operators';
-import { goTypeName, isMoney, MoneyDecimal, utf8Bytes, utf8Text, type Value } from '../values';
+import { goTypeName, isMoney, moneyToString, MoneyDecimal, utf8Bytes, utf8Text, type Value } from '../values';
 import type { BuiltinDef } from './registry';
 import { expectString } from './strings';
 
@@ -86,6 +86,29 @@ function expectMap(value: Value, fn: string): Map<string, Value> {
   return value;
 }
 
+/** Money columns are decimal(30, 0): FormatMoney refuses longer texts, as the reference does. */
+const MONEY_LENGTH = 30;
+
+/**
+ * `FormatMoney(exp, digits)`: a whole amount in minimal units shown in whole units, `exp · 10^-digits`, without
+ * trailing zeros ("12345", 2 → "123.45"). The host passes the ecosystem's digits when the contract gives 0.
+ */
+export function formatMoney(exp: string, digits: bigint): string {
+  if (exp === '') return '0';
+  if (exp.includes('.')) throw panic(`wrong money format ${exp}`);
+  if (digits < 0n) throw panic('digit must be positive');
+  if (exp.length > MONEY_LENGTH) throw panic('too long money');
+  return moneyToString(parseDecimal(exp).times(new MoneyDecimal(10).pow(-Number(digits))));
+}
+
+/** Go's `==` on interface values: the same type and value; arrays, maps and bytes only when they are the same one. */
+function sameValue(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (isMoney(a) && isMoney(b)) return a.equals(b);
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  return false;
+}
+
 export const convertBuiltins: BuiltinDef[] = [
   { name: 'Int', async: false, params: 1, fn: (_ctx, value) => toInt(value) },
   { name: 'Float', async: false, params: 1, fn: (_ctx, value) => toFloatValue(value) },
@@ -145,6 +168,22 @@ export const convertBuiltins: BuiltinDef[] = [
         throw panic(`BytesToString: parameter 1 must be bytes, got ${goTypeName(bytes)}`);
       return utf8Text(bytes);
     },
+  },
+  {
+    name: 'HasSlice',
+    async: false,
+    params: 2,
+    fn: (_ctx, list, value) => {
+      if (list === null) return false;
+      if (!Array.isArray(list)) throw panic(`HasSlice: parameter 1 must be array, got ${goTypeName(list)}`);
+      return list.some((item) => sameValue(item, value));
+    },
+  },
+  {
+    name: 'FormatMoney',
+    async: false,
+    params: 2,
+    fn: (_ctx, exp, digits) => formatMoney(expectString(exp, 'FormatMoney'), toInt(digits)),
   },
   {
     name: 'HexToBytes',

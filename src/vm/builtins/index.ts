@@ -1,5 +1,8 @@
 import { convertBuiltins } from './convert';
+import { cryptoBuiltins } from './crypto';
+import { dateTimeBuiltins } from './datetime';
 import { jsonBuiltins } from './json';
+import { mathBuiltins } from './math';
 import type { BuiltinRegistry } from './registry';
 import { rowBuiltins } from './rows';
 import { runtimeBuiltins } from './runtime';
@@ -11,9 +14,15 @@ export const PURE_BUILTINS = [
   ...jsonBuiltins,
   ...rowBuiltins,
   ...runtimeBuiltins,
+  ...mathBuiltins,
+  ...dateTimeBuiltins,
+  ...cryptoBuiltins,
 ];
 
-/** Registers the built-ins the VM implements itself (strings, conversion, JSON, One/Row, CallContract, Settings). */
+/**
+ * Registers the built-ins the VM implements itself: strings, conversion, JSON, One/Row, CallContract, Settings,
+ * math, date and time, encodings and chain addresses.
+ */
 export function registerPureBuiltins(registry: BuiltinRegistry): void {
   registry.registerAll(PURE_BUILTINS);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompileError, Vm, VmError, type Value } from '..';
 import { arithmeticCases } from './arithmetic.cases';
+import { builtinCases } from './builtins.cases';
 import { callCases } from './calls.cases';
 import { collectionCases } from './collections.cases';
 import { compileCases } from './compile.cases';
@@ -23,12 +24,16 @@ const suites: Record<string, ConformanceCase[]> = {
   compile: compileCases,
   format: formatCases,
   language: languageCases,
+  builtins: builtinCases,
 };
 
 const TX_VARS: Record<string, Value> = {
   key_id: -110277540701013350n,
   ecosystem_id: 1n,
   custom_flag: 1n,
+  block: 7n,
+  block_time: 1562032800n,
+  txhash: 'a1b2c3',
 };
 
 /** A VM with the test doubles for host built-ins: an async echo, an async failure, and a DB writer. */
