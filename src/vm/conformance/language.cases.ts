@@ -385,6 +385,23 @@ export const languageCases: ConformanceCase[] = [
     expect: { result: '%|3' },
   },
 
+  // Strict on purpose (src/vm/README.md): leniencies of the reference that stay compile errors.
+  {
+    name: 'strict: two operands without an operator',
+    source: action('    var i int\n    $result = Sprintf("%d", i 0)'),
+    expect: { compileError: { message: "unexpected '0'; expecting comma", line: 4, col: 31 } },
+  },
+  {
+    name: 'strict: the # lexeme',
+    source: action('    $result = 1 # 2'),
+    expect: { compileError: { message: "unknown character '#'", line: 3, col: 17 } },
+  },
+  {
+    name: 'strict: a keyword inside an expression',
+    source: 'func f() string {\n  return error "x"\n}\n' + expr('f()'),
+    expect: { compileError: { message: "unexpected 'error'", line: 2, col: 10 } },
+  },
+
   // 12. Settings of a setting the contract lacks.
   {
     name: 'Settings of a missing setting is empty',
