@@ -22,7 +22,7 @@ function hashesAnswer(sent: readonly SentTx[]) {
 function hexTransaction(name: string, text: string): IncomingTx {
   const trimmed = text.trim();
   if (!/^[0-9a-fA-F]*$/.test(trimmed) || trimmed.length % 2 !== 0) {
-    throw ApiError.server(`transaction ${JSON.stringify(name)} is not hex: encoding/hex: invalid byte`);
+    return { name, bytes: new Uint8Array(), malformed: `transaction ${JSON.stringify(name)} is not hex` };
   }
   return { name, bytes: Buffer.from(trimmed, 'hex') };
 }
@@ -112,7 +112,11 @@ function rpcTransaction(name: string, value: unknown): IncomingTx {
     return { name, bytes: Buffer.from(text.replace(/^0x/, ''), 'hex') };
   }
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) {
-    throw ApiError.server(`transaction ${JSON.stringify(name)} is neither base64 nor hex`);
+    return {
+      name,
+      bytes: new Uint8Array(),
+      malformed: `transaction ${JSON.stringify(name)} is neither base64 nor hex`,
+    };
   }
   return { name, bytes: Buffer.from(text, 'base64') };
 }

@@ -14,6 +14,8 @@ import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
 export interface IncomingTx {
   name: string;
   bytes: Uint8Array;
+  /** Set when the request carried something that is not a transaction at all (bad hex, bad base64). */
+  malformed?: string;
 }
 
 export interface SentTx {
@@ -103,6 +105,10 @@ export class TxService {
     const admitted: AdmittedTx[] = [];
     const refused: TxRefusal[] = [];
     for (const tx of incoming) {
+      if (tx.malformed) {
+        refused.push(new TxRefusal(tx.malformed));
+        continue;
+      }
       try {
         admitted.push(await this.admission.admit(tx.bytes, { maxTxSize, nowMs }));
       } catch (error) {
@@ -345,9 +351,13 @@ function statusOf(row: StatusRow): TxStatus {
   const blockId = BigInt(row.block_id);
   const penalty = Number(row.penalty);
   if (blockId > 0n && penalty !== 1) return { blockid: blockId.toString(), result: row.error, penalty };
-  const status: TxStatus = { blockid: blockId > 0n ? blockId.toString() : '', result: '', penalty };
-  if (row.error) status.errmsg = errorMessage(row.error);
-  return status;
+  // Member order of the reference's struct: blockid, errmsg (omitted when empty), result, penalty.
+  return {
+    blockid: blockId > 0n ? blockId.toString() : '',
+    errmsg: row.error ? errorMessage(row.error) : undefined,
+    result: '',
+    penalty,
+  };
 }
 
 /** The stored error text: the VM's JSON `{type, error, id}`, or plain text as a txError. */
