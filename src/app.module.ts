@@ -34,6 +34,8 @@ import { TxController, TxRpc } from './tx/tx.api';
 import { TxAdmission } from './tx/tx-admission';
 import { TxService } from './tx/tx.service';
 import { KeyRegistration } from './tx/key-registration';
+import { ChainAdminRpc } from './chain/chain-admin.api';
+import { ChainRollback } from './chain/rollback.service';
 
 /**
  * The node. Each domain contributes a service (its operations), a REST controller and an RPC provider
@@ -90,6 +92,8 @@ export class AppModule {
         BlockExecutor,
         BlockProducer,
         KeyRegistration,
+        ChainRollback,
+        ChainAdminRpc,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: GoJsonInterceptor },
         { provide: APP_GUARD, useClass: ClbRouteGuard },
