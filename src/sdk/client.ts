@@ -11,6 +11,8 @@ import {
   createHasher,
   createSigner,
   keyIdFromPublicKey,
+  isCryptoerName,
+  isHasherName,
   keyIdToAddress,
   parsePrivateKeyHex,
   utf8,
@@ -82,6 +84,19 @@ export class IbaxClient {
       hasher: 'KECCAK256',
     },
   ) {}
+
+  /** A client that signs with the node's own curve and hasher, as its `getuid` reports them. */
+  static async connect(baseUrl: string): Promise<IbaxClient> {
+    const uid = await new IbaxClient(baseUrl).get('/api/v2/getuid', { token: null });
+    const { cryptoer, hasher } = (uid.body ?? {}) as { cryptoer?: unknown; hasher?: unknown };
+    if (uid.status !== 200 || typeof cryptoer !== 'string' || typeof hasher !== 'string') {
+      throw new Error(`${baseUrl} did not answer getuid (${uid.status}): ${uid.text.slice(0, 200)}`);
+    }
+    if (!isCryptoerName(cryptoer) || !isHasherName(hasher)) {
+      throw new Error(`${baseUrl} uses crypto this client does not know: ${cryptoer} + ${hasher}`);
+    }
+    return new IbaxClient(baseUrl, { cryptoer, hasher });
+  }
 
   get signer(): Signer {
     return createSigner(this.crypto.cryptoer, createHasher(this.crypto.hasher));
