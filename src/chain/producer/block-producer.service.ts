@@ -57,6 +57,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private clock?: SlotClock;
   private position = 0;
   private wakeRequested = false;
+  private ticking = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -92,7 +93,8 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   /** Asks for a block as soon as this node's slot allows (a login waiting for its registration does). */
   requestBlock(): void {
     this.wakeRequested = true;
-    if (this.holdsLock && !this.producing) this.schedule(0);
+    // A tick under way looks at the flag when it ends; starting another now would run two at once.
+    if (this.holdsLock && !this.ticking) this.schedule(0);
   }
 
   /**
@@ -130,13 +132,24 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async tick(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.tickOnce();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async tickOnce(): Promise<void> {
     if (!this.holdsLock) {
       await this.tryTakeLock();
       this.schedule(this.holdsLock ? 0 : LOCK_RETRY_MS);
       return;
     }
     let delay = 1_000;
+    // A request arriving from here on asks for another look once this one ends.
+    this.wakeRequested = false;
     try {
       const clock = await this.slotClock();
       const now = Date.now();
@@ -147,7 +160,6 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
         const block = await this.producing;
         if (block) this.lastSlot = slot;
       }
-      this.wakeRequested = false;
       delay = nextSlotStart(clock, Date.now(), this.position) - Date.now();
       // While nothing is in the slot yet, look again within it: a transaction may arrive mid-slot.
       if (slotAt(clock, Date.now()) !== this.lastSlot)
