@@ -7,6 +7,8 @@ import { CONTRACT_ID_OFFSET, Vm, type CompiledContract, type RunResult, type Val
 import {
   HOST_BUILTINS,
   Journal,
+  type BlockCache,
+  type JournalRecord,
   PRELUDE,
   TableCatalog,
   type CallerIdentity,
@@ -31,6 +33,9 @@ export interface ExecuteRequest {
   lang?: string;
   fuelLimit?: number;
   deadline?: number;
+  /** In a block: the state the block's transactions share, and where the journal records collect. */
+  cache?: BlockCache;
+  journal?: JournalRecord[];
 }
 
 const GUEST_KEY = -110277540701013350n;
@@ -236,8 +241,9 @@ export class ContractsService implements OnModuleInit {
     const { caller, block } = request;
     const host: HostState = {
       sql: request.sql,
-      catalog: new TableCatalog(request.sql),
-      journal: new Journal(request.sql, block.id, request.txHash),
+      catalog: request.cache?.catalog ?? new TableCatalog(request.sql),
+      journal: new Journal(request.sql, block.id, request.txHash, request.journal, request.cache),
+      cache: request.cache,
       crypto: this.crypto,
       vm: this.vm,
       caller,

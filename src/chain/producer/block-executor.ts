@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ContractsService } from '../../contracts/contracts.service';
+import { BlockCache, type JournalRecord } from '../../contracts/host';
 import { asBuffer, type Sql } from '../../database/database.service';
 import { contractArguments } from '../../tx/contract-params';
 import { KeyBans } from '../../tx/key-bans';
@@ -50,6 +51,8 @@ export interface ExecutedBlock {
   failed: FailedTx[];
   /** Already mined (sent again while its block was being written): dropped without touching its status. */
   duplicates: Buffer[];
+  /** The journal of the included transactions, in order: written with the block. */
+  journal: JournalRecord[];
 }
 
 interface PendingRow {
@@ -85,7 +88,8 @@ export class BlockExecutor {
         ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
       [limits.txPerBlock],
     );
-    const executed: ExecutedBlock = { included: [], failed: [], duplicates: [] };
+    const executed: ExecutedBlock = { included: [], failed: [], duplicates: [], journal: [] };
+    const cache = new BlockCache(sql);
     if (pending.length === 0) return executed;
     const mined = await this.alreadyMined(
       sql,
@@ -120,12 +124,16 @@ export class BlockExecutor {
         executed.failed.push({ hash, keyId: tx.keyId, error: 'Transaction processing time is expired' });
         continue;
       }
-      const outcome = await this.runOne(sql, context, tx, hash);
+      const journal: JournalRecord[] = [];
+      const outcome = await this.runOne(sql, context, tx, hash, cache, journal);
       if (outcome.error !== undefined) {
+        // Its savepoint is rolled back: what the cache learnt during it may be gone from the database.
+        cache.reset();
         executed.failed.push({ hash, keyId: tx.keyId, error: outcome.error });
         this.bans.strike(tx.keyId);
         continue;
       }
+      executed.journal.push(...journal);
       perUser.set(tx.keyId, count + 1);
       size += stored.length;
       fuel += outcome.fuel;
@@ -147,12 +155,14 @@ export class BlockExecutor {
     context: BlockContext,
     tx: SmartTransaction,
     hash: Buffer,
+    cache: BlockCache,
+    journal: JournalRecord[],
   ): Promise<{ result: string; contractName: string; fuel: number; error?: string }> {
     await sql.query('SAVEPOINT "tx"');
     try {
       let outcome: { result: string; contractName: string; fuel: number };
       if (tx.transferSelf || tx.utxo) {
-        outcome = { ...(await this.transfers.run(sql, tx, hash, context)), fuel: 0 };
+        outcome = { ...(await this.transfers.run(sql, tx, hash, context, journal)), fuel: 0 };
       } else {
         const contract = this.contracts.vm.registry.getById(tx.id);
         if (!contract) throw new VmError('panic', `unknown contract ${tx.id}`);
@@ -177,6 +187,8 @@ export class BlockExecutor {
           lang: tx.lang || undefined,
           fuelLimit: context.limits.fuelPerTx,
           deadline: Date.now() + context.limits.generationMs,
+          cache,
+          journal,
         });
         outcome = { result: run.result, contractName: contract.key, fuel: run.fuelUsed };
       }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Journal } from '../../contracts/host';
+import { Journal, type JournalRecord } from '../../contracts/host';
 import type { Sql } from '../../database/database.service';
 import { panic } from '../../vm';
 import { TX_TYPE, type SmartTransaction } from '../codec';
@@ -26,6 +26,7 @@ export class NativeTransfers {
     tx: SmartTransaction,
     hash: Buffer,
     context: BlockContext,
+    journal: JournalRecord[],
   ): Promise<{ result: string; contractName: string }> {
     if (tx.transferSelf) {
       const { value, source } = tx.transferSelf;
@@ -34,9 +35,9 @@ export class NativeTransfers {
         const change = await this.spend(sql, tx, hash, amount);
         let index = 0;
         if (change > 0n) await this.output(sql, hash, index++, tx.keyId, change, tx, context);
-        await this.addToAccount(sql, tx, hash, context, amount);
+        await this.addToAccount(sql, tx, hash, context, amount, journal);
       } else {
-        await this.addToAccount(sql, tx, hash, context, -amount);
+        await this.addToAccount(sql, tx, hash, context, -amount, journal);
         await this.output(sql, hash, 0, tx.keyId, amount, tx, context);
       }
       return { result: '', contractName: '' };
@@ -105,6 +106,7 @@ export class NativeTransfers {
     hash: Buffer,
     context: BlockContext,
     delta: bigint,
+    journal: JournalRecord[],
   ): Promise<void> {
     const row = await sql.one<{ amount: string }>(
       `SELECT "amount"::text AS "amount" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2 FOR UPDATE`,
@@ -115,9 +117,13 @@ export class NativeTransfers {
     if (balance + delta < 0n) {
       throw panic(`insufficient funds: the balance is ${balance}, the transfer needs ${-delta}`);
     }
-    await new Journal(sql, context.blockId, hash).updated('1_keys', `${tx.keyId},${tx.ecosystemId}`, {
-      amount: row.amount,
-    });
+    await new Journal(sql, context.blockId, hash, journal).updated(
+      '1_keys',
+      `${tx.keyId},${tx.ecosystemId}`,
+      {
+        amount: row.amount,
+      },
+    );
     await sql.query(`UPDATE "1_keys" SET "amount" = "amount" + $3 WHERE "id" = $1 AND "ecosystem" = $2`, [
       tx.keyId.toString(),
       tx.ecosystemId.toString(),

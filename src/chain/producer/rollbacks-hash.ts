@@ -1,11 +1,7 @@
+import type { JournalRecord } from '../../contracts/host';
 import type { Hasher } from '../../crypto';
 
-export interface JournalRecord {
-  tx_hash: Buffer;
-  table_name: string;
-  table_id: string;
-  data: string;
-}
+export type { JournalRecord };
 
 /**
  * The block's digest of its state changes (formats.md §3.5, in our own deterministic form): the hash of

@@ -1,4 +1,5 @@
 import type { Sql } from '../../database/database.service';
+import type { HostState } from './state';
 import { panic, type Value } from '../../vm';
 
 /** Checks for arguments of host built-ins, with the error a contract author can act on. */
@@ -25,4 +26,10 @@ export function mapArg(value: Value, what: string): Map<string, Value> {
 export async function nextRowId(sql: Sql, physical: string): Promise<bigint> {
   const row = await sql.one<{ id: string | null }>(`SELECT max("id") AS "id" FROM "${physical}"`);
   return (row?.id ? BigInt(row.id) : 0n) + 1n;
+}
+
+/** The next row id for an insert, from the block's cache when the transaction runs in a block. */
+export function allocateRowId(host: HostState, physical: string): Promise<bigint> {
+  if (!host.cache) return nextRowId(host.sql, physical);
+  return host.cache.nextRowId(physical, () => nextRowId(host.sql, physical));
 }

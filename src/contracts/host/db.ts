@@ -1,6 +1,6 @@
 import { INT64_MAX, panic, type BuiltinContext, type BuiltinDef, type Value } from '../../vm';
-import { intArg, mapArg, nextRowId, textArg } from './args';
-import { previousValues, rowKeyOf } from './journal';
+import { allocateRowId, intArg, mapArg, textArg } from './args';
+import { previousValueExpression, rowKeyOf } from './journal';
 import {
   columnReadCondition,
   columnUpdateCondition,
@@ -226,7 +226,7 @@ async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Pro
     id = intArg(given, 'id');
     values.delete('id');
   } else {
-    id = await nextRowId(hostOf(ctx).sql, table.physical);
+    id = await allocateRowId(host, table.physical);
   }
   const changes = assignments(values, columns);
   const params: unknown[] = [id.toString()];
@@ -256,6 +256,10 @@ async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Pro
   return id;
 }
 
+/**
+ * Updates one row and journals the previous text of the changed columns, in one statement: the row is
+ * read (and locked) in a subquery and the UPDATE returns what it held before.
+ */
 async function updateRow(
   ctx: BuiltinContext,
   table: ResolvedTable,
@@ -263,28 +267,33 @@ async function updateRow(
   changes: Assignment[],
 ): Promise<void> {
   const host = hostOf(ctx);
-  const keyParams: unknown[] = [id.toString()];
+  const params: unknown[] = [id.toString()];
   let keyCondition = `"id" = $1`;
+  let join = `"t"."id" = "p"."id"`;
   if (table.shared) {
-    keyParams.push(table.ecosystem.toString());
+    params.push(table.ecosystem.toString());
     keyCondition += ` AND "ecosystem" = $2`;
+    join += ` AND "t"."ecosystem" = "p"."ecosystem"`;
   }
-  const previous = await previousValues(
-    host.sql,
-    table.physical,
-    changes.map((change) => change.column),
-    keyCondition,
-    keyParams,
-  );
-  if (!previous) throw panic(`record ${id} has not been found in ${table.name}`);
-  const params = [...keyParams];
+  const columns = [...new Map(changes.map((change) => [change.column.name, change.column])).values()];
+  const previous = columns.map((column, i) => `${previousValueExpression(column)} AS "previous_${i}"`);
   const sets = changes.map((change) => assignmentSql(change, params));
+  let rows: Record<string, string | null>[];
   try {
-    await host.sql.query(`UPDATE "${table.physical}" SET ${sets.join(', ')} WHERE ${keyCondition}`, params);
+    rows = await host.sql.query<Record<string, string | null>>(
+      `UPDATE "${table.physical}" AS "t" SET ${sets.join(', ')}
+         FROM (SELECT "id"${table.shared ? ', "ecosystem"' : ''}, ${previous.join(', ')}
+                 FROM "${table.physical}" WHERE ${keyCondition} FOR UPDATE) AS "p"
+        WHERE ${join}
+        RETURNING ${columns.map((_column, i) => `"p"."previous_${i}"`).join(', ')}`,
+      params,
+    );
   } catch (error) {
     throw panic(`updating ${table.name}: ${(error as Error).message}`);
   }
-  await host.journal.updated(table.physical, rowKeyOf(table.physical, id, table.ecosystem), previous);
+  if (rows.length === 0) throw panic(`record ${id} has not been found in ${table.name}`);
+  const before = Object.fromEntries(columns.map((column, i) => [column.name, rows[0][`previous_${i}`]]));
+  await host.journal.updated(table.physical, rowKeyOf(table.physical, id, table.ecosystem), before);
 }
 
 /** DBUpdate(table, id, values). */

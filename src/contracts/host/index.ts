@@ -11,6 +11,7 @@ export { PRELUDE } from './prelude';
 export { EXEC_ACCESS } from './privileged';
 export type { ContractRow } from './objects';
 export * from './journal';
+export * from './block-cache';
 export * from './state';
 export * from './tables';
 

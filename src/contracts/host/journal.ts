@@ -1,4 +1,5 @@
 import type { Sql } from '../../database/database.service';
+import type { BlockCache, JournalRecord } from './block-cache';
 import type { ColumnInfo } from './tables';
 
 /** `rollback_tx.table_name` of schema and platform-object changes. */
@@ -16,25 +17,39 @@ export interface SystemChange {
  * applies the records newest first, so a transaction (or, later, a block) can be taken back exactly.
  */
 export class Journal {
+  /**
+   * @param sink where a block producer collects the records to write them in bulk with the block;
+   *   without one each record is written at once.
+   * @param cache the block's shared cache, told of every change so that it stays true.
+   */
   constructor(
     private readonly sql: Sql,
     private readonly blockId: bigint,
     private readonly txHash: Buffer,
+    private readonly sink?: JournalRecord[],
+    private readonly cache?: BlockCache,
   ) {}
 
   async inserted(physical: string, rowKey: string): Promise<void> {
+    this.cache?.observe(physical, rowKey, 'inserted');
     await this.write(physical, rowKey, '');
   }
 
   async updated(physical: string, rowKey: string, previous: Record<string, string | null>): Promise<void> {
+    this.cache?.observe(physical, rowKey, 'updated');
     await this.write(physical, rowKey, JSON.stringify(previous));
   }
 
   async system(change: SystemChange): Promise<void> {
+    this.cache?.observe(change.table, change.table, 'system');
     await this.write(SYSTEM_JOURNAL_TABLE, change.table, JSON.stringify(change));
   }
 
   private async write(table: string, rowKey: string, data: string): Promise<void> {
+    if (this.sink) {
+      this.sink.push({ tx_hash: this.txHash, table_name: table, table_id: rowKey, data });
+      return;
+    }
     await this.sql.query(
       `INSERT INTO "rollback_tx" ("block_id", "tx_hash", "table_name", "table_id", "data") VALUES ($1, $2, $3, $4, $5)`,
       [this.blockId.toString(), this.txHash, table, rowKey, data],
@@ -108,6 +123,15 @@ async function undoSystemChange(sql: Sql, change: SystemChange): Promise<void> {
   }
 }
 
+/**
+ * A column's value as the journal keeps it. PostgreSQL's own text of every type casts back to the same
+ * value (bytea as hex), so undo is exact. `source` qualifies the column when the query has several.
+ */
+export function previousValueExpression(column: ColumnInfo, source = ''): string {
+  const name = source ? `${source}."${column.name}"` : `"${column.name}"`;
+  return column.type === 'bytea' ? `encode(${name}, 'hex')` : `${name}::text`;
+}
+
 /** The previous text of some columns of a row, as the journal keeps it. */
 export async function previousValues(
   sql: Sql,
@@ -117,13 +141,8 @@ export async function previousValues(
   keyParams: unknown[],
 ): Promise<Record<string, string | null> | undefined> {
   if (columns.length === 0) return {};
-  // PostgreSQL's own text of every type casts back to the same value (bytea as hex), so undo is exact.
   const selected = columns
-    .map((column) =>
-      column.type === 'bytea'
-        ? `encode("${column.name}", 'hex') AS "${column.name}"`
-        : `"${column.name}"::text AS "${column.name}"`,
-    )
+    .map((column) => `${previousValueExpression(column)} AS "${column.name}"`)
     .join(', ');
   return sql.one<Record<string, string | null>>(
     `SELECT ${selected} FROM "${physical}" WHERE ${keyCondition}`,

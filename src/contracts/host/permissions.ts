@@ -22,6 +22,19 @@ export async function tablePermissions(
   table: ResolvedTable,
 ): Promise<TablePermissions | undefined> {
   const ecosystem = table.shared || table.physical.startsWith('1_') ? 1n : table.ecosystem;
+  if (host.cache) {
+    return host.cache.tablePermissions(`${ecosystem}:${table.name}`, () =>
+      loadPermissions(host, ecosystem, table),
+    );
+  }
+  return loadPermissions(host, ecosystem, table);
+}
+
+async function loadPermissions(
+  host: HostState,
+  ecosystem: bigint,
+  table: ResolvedTable,
+): Promise<TablePermissions | undefined> {
   const row = await host.sql.one<{ permissions: unknown; columns: unknown }>(
     'SELECT "permissions", "columns" FROM "1_tables" WHERE "ecosystem" = $1 AND "name" = $2',
     [ecosystem.toString(), table.name],

@@ -1,6 +1,7 @@
 import type { NodeCrypto } from '../../chain/node-crypto.service';
 import type { Sql } from '../../database/database.service';
 import { panic, type BuiltinContext, type Vm } from '../../vm';
+import type { BlockCache } from './block-cache';
 import type { Journal } from './journal';
 import type { TableCatalog } from './tables';
 
@@ -19,6 +20,8 @@ export interface HostState {
   sql: Sql;
   catalog: TableCatalog;
   journal: Journal;
+  /** The block's shared cache, when the transaction runs in a block the producer makes. */
+  cache?: BlockCache;
   crypto: NodeCrypto;
   vm: Vm;
   caller: CallerIdentity;
