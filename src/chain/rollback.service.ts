@@ -3,7 +3,7 @@ import { readBlockContent } from '../blocks/block-content';
 import { ApiError } from '../common/api-error';
 import { ContractsService } from '../contracts/contracts.service';
 import { undoTransaction } from '../contracts/host';
-import { asBuffer, type Sql } from '../database/database.service';
+import { asBuffer, bindList, type Sql } from '../database/database.service';
 
 export interface RollbackResult {
   rolledBack: number;
@@ -12,10 +12,6 @@ export interface RollbackResult {
 
 /** What a rolled-back transaction's status says: it is no longer in a block, and why. */
 export const ROLLED_BACK_ERROR = 'The transaction was rolled back with its block';
-
-function inList(values: readonly unknown[], params: unknown[]): string {
-  return values.map((value) => `$${params.push(value)}`).join(', ');
-}
 
 /**
  * Takes the last blocks off the chain (formats.md §3.7), newest first, in one database transaction:
@@ -68,7 +64,7 @@ export class ChainRollback {
     if (hashes.length > 0) {
       const params: unknown[] = [];
       await sql.query(
-        `UPDATE "spent_info" SET "input_tx_hash" = NULL, "input_index" = NULL WHERE "input_tx_hash" IN (${inList(hashes, params)})`,
+        `UPDATE "spent_info" SET "input_tx_hash" = NULL, "input_index" = NULL WHERE "input_tx_hash" IN (${bindList(hashes, params)})`,
         params,
       );
     }

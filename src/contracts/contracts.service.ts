@@ -206,6 +206,22 @@ export class ContractsService implements OnModuleInit {
    * its transactions inside one of these (each `execute` nests within it).
    */
   async transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    // The registry's transactions form one stack: two of these open at once (a block and a test's run,
+    // or two blocks) would interleave on it, so they take turns.
+    const previous = this.transactionTail;
+    let release!: () => void;
+    this.transactionTail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await this.registryTransaction(work);
+    } finally {
+      release();
+    }
+  }
+
+  private transactionTail: Promise<void> = Promise.resolve();
+
+  private async registryTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const token = this.vm.registry.begin();
     try {
       const result = await this.db.transaction(work);

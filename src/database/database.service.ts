@@ -61,3 +61,8 @@ export function asBuffer(value: unknown): Buffer {
   if (value === null || value === undefined) return Buffer.alloc(0);
   throw new TypeError(`expected bytes, got ${typeof value}`);
 }
+
+/** `$n, $n+1, …` for values appended to `params`: a list for `IN (…)` or a row of `VALUES (…)`. */
+export function bindList(values: readonly unknown[], params: unknown[]): string {
+  return values.map((value) => `$${params.push(value)}`).join(', ');
+}

@@ -1,6 +1,6 @@
 import { MsgExt, MsgFloat, MsgInt, MsgRaw, msgTypeName, type MsgMap, type MsgValue } from '../chain/codec';
 import { uint64ToInt64 } from '../crypto';
-import { MoneyDecimal, type CompiledContract, type FieldInfo, type Value } from '../vm';
+import { MoneyDecimal, zeroValue, type CompiledContract, type FieldInfo, type Value } from '../vm';
 
 /** A transaction whose parameters do not fit its contract; the text is what the client is told. */
 export class ParamsError extends Error {}
@@ -24,7 +24,7 @@ export function contractArguments(contract: CompiledContract, params: MsgMap): M
     const raw = params.get(field.name);
     if (raw === undefined) {
       if (!field.optional) throw new ParamsError(`Parameter ${field.name} has not been found`);
-      values.set(field.name, zeroValue(field));
+      values.set(field.name, zeroValue(field.type));
       continue;
     }
     try {
@@ -34,29 +34,6 @@ export function contractArguments(contract: CompiledContract, params: MsgMap): M
     }
   }
   return values;
-}
-
-function zeroValue(field: FieldInfo): Value {
-  switch (field.type) {
-    case 'int':
-    case 'address':
-      return 0n;
-    case 'float':
-      return 0;
-    case 'money':
-      return new MoneyDecimal(0);
-    case 'bool':
-      return false;
-    case 'bytes':
-      return new Uint8Array(0);
-    case 'array':
-      return [];
-    case 'map':
-    case 'file':
-      return new Map();
-    default:
-      return '';
-  }
 }
 
 function mismatch(field: FieldInfo, raw: MsgValue): Error {

@@ -6,7 +6,7 @@ import { NodeCrypto } from '../chain/node-crypto.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { ApiError } from '../common/api-error';
 import { ContractsService } from '../contracts/contracts.service';
-import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { asBuffer, bindList, DatabaseService, type Sql } from '../database/database.service';
 import { formatBanTime, KeyBans } from './key-bans';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
 
@@ -67,11 +67,6 @@ export function hashBytes(text: string): Buffer | undefined {
   const trimmed = text.trim();
   if (!HASH_HEX.test(trimmed) || trimmed.length % 2 !== 0) return undefined;
   return Buffer.from(trimmed, 'hex');
-}
-
-/** `IN ($n, …)` for a list of values appended to `params`. */
-export function inList(values: readonly unknown[], params: unknown[]): string {
-  return values.map((value) => `$${params.push(value)}`).join(', ');
 }
 
 /**
@@ -142,7 +137,7 @@ export class TxService {
       const statusParams: unknown[] = [];
       const statusRows = chunk.map(
         (tx) =>
-          `(${inList(
+          `(${bindList(
             [
               tx.hash,
               tx.timestampMs.toString(),
@@ -162,7 +157,7 @@ export class TxService {
       const queueParams: unknown[] = [];
       const queueRows = chunk.map(
         (tx) =>
-          `(${inList(
+          `(${bindList(
             [
               tx.hash,
               tx.stored,
@@ -187,7 +182,7 @@ export class TxService {
     if (hashes.length === 0) return new Set();
     const params: unknown[] = [];
     const rows = await this.db.query<{ hash: unknown }>(
-      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${inList(hashes, params)})`,
+      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${bindList(hashes, params)})`,
       params,
     );
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
@@ -200,7 +195,7 @@ export class TxService {
     const params: unknown[] = [];
     const rows = known.map(
       (refusal) =>
-        `(${inList(
+        `(${bindList(
           [
             refusal.hash,
             String(Date.now()),
@@ -229,7 +224,7 @@ export class TxService {
     const params: unknown[] = [];
     const rows = await this.db.query<StatusRow>(
       `SELECT "hash", "block_id", "error", "penalty" FROM "transactions_status"
-        WHERE "hash" IN (${inList(
+        WHERE "hash" IN (${bindList(
           parsed.map((item) => item.bytes),
           params,
         )})`,

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ContractsService } from '../../contracts/contracts.service';
 import { BlockCache, type JournalRecord } from '../../contracts/host';
-import { asBuffer, type Sql } from '../../database/database.service';
+import { asBuffer, bindList, type Sql } from '../../database/database.service';
 import { contractArguments } from '../../tx/contract-params';
 import { KeyBans } from '../../tx/key-bans';
+import { TX_EXPIRY_MS } from '../../tx/tx-admission';
+import { STATUS_ERROR_LENGTH } from '../../tx/tx.service';
 import { toVmError, VmError } from '../../vm';
 import { decodeSmartContractEnvelope, decodeSmartTransactionPayload, type SmartTransaction } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
@@ -60,13 +62,6 @@ interface PendingRow {
   data: unknown;
 }
 
-const EXPIRY_MS = 86_400_000n;
-const STATUS_ERROR_LENGTH = 255;
-
-function inList(values: readonly unknown[], params: unknown[]): string {
-  return values.map((value) => `$${params.push(value)}`).join(', ');
-}
-
 /**
  * Runs a block's transactions, each in isolation: a savepoint before it, released when it succeeds and
  * rolled back when it fails (private chain, no fees: a failing transaction is dropped with its error in
@@ -120,7 +115,7 @@ export class BlockExecutor {
       }
       const count = perUser.get(tx.keyId) ?? 0;
       if (count >= limits.txPerUser) continue;
-      if (timestampMs < context.time * 1000n - EXPIRY_MS) {
+      if (timestampMs < context.time * 1000n - BigInt(TX_EXPIRY_MS)) {
         executed.failed.push({ hash, keyId: tx.keyId, error: 'Transaction processing time is expired' });
         continue;
       }
@@ -203,7 +198,7 @@ export class BlockExecutor {
   private async alreadyMined(sql: Sql, hashes: Buffer[]): Promise<Set<string>> {
     const params: unknown[] = [];
     const rows = await sql.query<{ hash: unknown }>(
-      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${inList(hashes, params)})`,
+      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${bindList(hashes, params)})`,
       params,
     );
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
@@ -215,7 +210,7 @@ export class BlockExecutor {
       const logParams: unknown[] = [blockId.toString()];
       const logRows = executed.included.map(
         (tx) =>
-          `(${inList(
+          `(${bindList(
             [
               tx.hash,
               tx.timestampMs.toString(),
@@ -268,6 +263,6 @@ export class BlockExecutor {
     ];
     if (done.length === 0) return;
     const params: unknown[] = [];
-    await sql.query(`DELETE FROM "transactions" WHERE "hash" IN (${inList(done, params)})`, params);
+    await sql.query(`DELETE FROM "transactions" WHERE "hash" IN (${bindList(done, params)})`, params);
   }
 }
