@@ -60,9 +60,6 @@ function loadNativeSecp256k1(): NativeSecp256k1 | undefined {
 
 const nativeSecp256k1 = loadNativeSecp256k1();
 
-/** Whether signatures on secp256k1 go through libsecp256k1 (false: the pure-JS fallback). */
-export const NATIVE_SECP256K1 = nativeSecp256k1 !== undefined;
-
 // The standalone secp256k1 package leaves its synchronous hashes to the caller; RFC 6979 needs HMAC-SHA256.
 secp256k1.hashes.sha256 ??= sha256;
 secp256k1.hashes.hmacSha256 ??= (key, message) => hmac(sha256, key, message);

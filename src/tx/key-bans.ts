@@ -41,12 +41,6 @@ export class KeyBans {
     }
     this.strikes.set(keyId, recent);
   }
-
-  /** Keys banned now, for the ban statistics. */
-  bannedCount(): number {
-    const now = this.now();
-    return [...this.bannedUntil.values()].filter((until) => until > now).length;
-  }
 }
 
 /** Go's `2006-01-02 15:04:05` layout in local time, as the E_BANNED message writes the ban's end. */

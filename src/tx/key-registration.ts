@@ -9,6 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { bytesToHex } from '../crypto';
 import { DatabaseService } from '../database/database.service';
+import { CONTRACT_ID_OFFSET } from '../vm';
 import { TxAdmission, TxRefusal } from './tx-admission';
 import { TxService } from './tx.service';
 
@@ -42,7 +43,7 @@ export class KeyRegistration {
       this.crypto.signer,
       node.privateKey,
       smartTransaction({
-        contractId: newUser.meta.tableId + 5000,
+        contractId: newUser.meta.tableId + CONTRACT_ID_OFFSET,
         ecosystemId: 1n,
         keyId: node.keyId,
         networkId: this.config.networkId,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Caller } from '../auth/caller';
 import { readBlockContent, type BlockTransaction } from '../blocks/block-content';
 import { formatSize } from '../chain/codec';
@@ -76,8 +76,6 @@ export function hashBytes(text: string): Buffer | undefined {
  */
 @Injectable()
 export class TxService {
-  private readonly logger = new Logger('Tx');
-
   constructor(
     private readonly db: DatabaseService,
     private readonly admission: TxAdmission,
@@ -333,12 +331,6 @@ export class TxService {
       results.push(rows);
     }
     return results;
-  }
-
-  /** Counts a failed transaction against its key (the producer reports execution failures here). */
-  strike(keyId: bigint): void {
-    this.bans.strike(keyId);
-    this.logger.debug(`bad transaction from key ${keyId}`);
   }
 }
 
