@@ -1,4 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeClientEnvelope } from '../src/chain/codec';
+import { bytesToHex } from '../src/crypto';
+import { IbaxClient, buildContractCall } from '../src/sdk';
 import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
 import { expectRestError, expectShape } from './support/wire';
 
@@ -95,6 +98,49 @@ describe('P-256 with SHA-256 (the crypto Weaver speaks)', () => {
       private: 'boolean',
       honor_nodes: 'array',
     });
+  });
+});
+
+describe('P-256 transactions', () => {
+  it('registers a Weaver-style login and mines SDK and 0x80 transactions with raw and DER signatures', async () => {
+    const node = await boot({ CRYPTOER: 'ECC_P256', HASHER: 'SHA256', BLOCK_SLOT_MS: '200' });
+    const stranger = new IbaxClient(node.url, { cryptoer: 'ECC_P256', hasher: 'SHA256' });
+    const key = Buffer.from(stranger.signer.generatePrivateKey()).toString('hex');
+    const uid = await stranger.get('/api/v2/getuid', { token: null });
+    const signed = stranger.signLogin(key, uid.body.network_id, uid.body.uid);
+    const login = await stranger.postMultipart(
+      '/api/v2/login',
+      { pubkey: '04' + signed.publicKey, signature: derSignature(signed.signature), ecosystem: '1' },
+      { token: uid.body.token },
+    );
+    expect(login.status).toBe(200);
+    expect(login.body.account).toBe(stranger.accountOf(key));
+
+    await node.client.login(node.founderKey);
+    const contract = await node.client.contract('NewParameter');
+    const call = (name: string, format: 'sdk' | 'client') =>
+      buildContractCall(
+        node.client.signer,
+        node.founderKey,
+        contract,
+        { Name: name, Value: '1', Conditions: 'true' },
+        { networkId: node.config.networkId, format },
+      );
+    const weaver = call('p256_der', 'client');
+    const der = encodeClientEnvelope(
+      weaver.payload,
+      Buffer.from(derSignature(bytesToHex(weaver.signature)), 'hex'),
+    );
+    const hashes = await node.client.sendTransactions([
+      call('p256_sdk', 'sdk').bytes,
+      call('p256_raw', 'client').bytes,
+      der,
+    ]);
+    const statuses = await node.client.waitForTransactions(hashes);
+    for (const hash of hashes) {
+      expect(statuses[hash].errmsg).toBeUndefined();
+      expect(Number(statuses[hash].blockid)).toBeGreaterThan(1);
+    }
   });
 });
 
