@@ -19,9 +19,7 @@ import { CryptoError } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
 import type { CompiledContract, Value } from '../vm';
 import { contractArguments, ParamsError } from './contract-params';
-
-/** A transaction may wait this long between being made and being mined (the reference's 24 h). */
-export const TX_EXPIRY_MS = 86_400_000;
+import { TX_EXPIRY_MS } from './tx-limits';
 
 /** A transaction the node refuses; `hash` is known when the bytes got that far (its status records it). */
 export class TxRefusal extends Error {

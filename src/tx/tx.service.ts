@@ -3,12 +3,14 @@ import type { Caller } from '../auth/caller';
 import { readBlockContent, type BlockTransaction } from '../blocks/block-content';
 import { formatSize } from '../chain/codec';
 import { NodeCrypto } from '../chain/node-crypto.service';
+import { BlockProducer } from '../chain/producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { ApiError } from '../common/api-error';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, bindList, DatabaseService, type Sql } from '../database/database.service';
 import { formatBanTime, KeyBans } from './key-bans';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
+import { STATUS_ERROR_LENGTH } from './tx-limits';
 
 /** One transaction of a sendTx request and the name it came under (form field, file part or RPC key). */
 export interface IncomingTx {
@@ -60,8 +62,6 @@ interface StatusRow {
 const HASH_HEX = /^[0-9a-fA-F]*$/;
 /** Rows per INSERT: 8 bound values each stay far below PostgreSQL's 65,535 parameters. */
 const INSERT_CHUNK = 1000;
-/** The status table's error column keeps this much of a failure text. */
-export const STATUS_ERROR_LENGTH = 255;
 
 export function hashBytes(text: string): Buffer | undefined {
   const trimmed = text.trim();
@@ -83,6 +83,7 @@ export class TxService {
     private readonly parameters: PlatformParametersService,
     private readonly contracts: ContractsService,
     private readonly crypto: NodeCrypto,
+    private readonly producer: BlockProducer,
   ) {}
 
   async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
@@ -125,6 +126,7 @@ export class TxService {
       throw ApiError.server(first.message);
     }
     await this.db.transaction((sql) => this.queue(sql, admitted));
+    this.producer.requestBlock();
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
   }
 

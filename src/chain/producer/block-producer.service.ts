@@ -90,8 +90,13 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  /** Asks for a block as soon as this node's slot allows (a login waiting for its registration does). */
+  /**
+   * Asks for a block as soon as this node's slot allows: newly queued transactions (and a login waiting
+   * for its registration) need not wait for the next look at the queue.
+   */
   requestBlock(): void {
+    // This slot has its block already: the next slot's tick comes anyway.
+    if (this.clock && slotAt(this.clock, Date.now()) === this.lastSlot) return;
     this.wakeRequested = true;
     // A tick under way looks at the flag when it ends; starting another now would run two at once.
     if (this.holdsLock && !this.ticking) this.schedule(0);
