@@ -152,6 +152,57 @@ describe('a brand-new key', () => {
     expect(records.body[1]).toBeNull();
   });
 
+  it('keeps a block exact when transactions of one block read, update and fail on the same row', async () => {
+    const bump = await user.client.call(user.key, 'NewContract', {
+      ApplicationId: '1',
+      Value: `contract Bump {
+    data {
+        Id int
+        Fail bool
+    }
+    action {
+        var row map
+        row = DBFind("things").Columns("weight").WhereId($Id).Row()
+        DBUpdate("things", $Id, {"+weight": 1})
+        if $Fail {
+            error "bump refused"
+        }
+        $result = row["weight"]
+    }
+}`,
+      Conditions: 'true',
+    });
+    expect(bump.status.errmsg).toBeUndefined();
+    const contract = await user.client.contract('Bump');
+    // Distinct hashes for identical arguments: one second apart in their signed time.
+    const txs = [false, true, false, false].map(
+      (fail, i) =>
+        buildContractCall(
+          user.client.signer,
+          user.key,
+          contract,
+          { Id: '1', Fail: String(fail) },
+          {
+            networkId: node.config.networkId,
+            time: BigInt(Math.floor(Date.now() / 1000) - 10 + i),
+          },
+        ).bytes,
+    );
+    const hashes = await user.client.sendTransactions(txs);
+    const statuses = await user.client.waitForTransactions(hashes);
+    const [first, failed, second, third] = hashes.map((hash) => statuses[hash]);
+    expect(new Set([first.blockid, second.blockid, third.blockid]).size).toBe(1);
+    expect(failed.errmsg).toEqual({ type: 'error', error: 'bump refused' });
+    // Each bump answers the weight it read before bumping. The failed bump is taken back in the database
+    // and in what the block's later reads see. Same-millisecond envelopes run in hash order (the queue's
+    // order), so the results come in any order.
+    expect([first.result, second.result, third.result].sort()).toEqual(['70', '71', '72']);
+    const row = await db.one<{ weight: string }>(
+      `SELECT "weight"::text AS "weight" FROM "1_things" WHERE "id" = 1`,
+    );
+    expect(row?.weight).toBe('73');
+  });
+
   it('creates and edits a page', async () => {
     const page = await user.client.call(user.key, 'NewPage', {
       ApplicationId: '1',

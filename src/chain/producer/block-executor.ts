@@ -156,7 +156,7 @@ export class BlockExecutor {
     try {
       let outcome: { result: string; contractName: string; fuel: number };
       if (tx.transferSelf || tx.utxo) {
-        outcome = { ...(await this.transfers.run(sql, tx, hash, context, journal)), fuel: 0 };
+        outcome = { ...(await this.transfers.run(sql, tx, hash, context, journal, cache)), fuel: 0 };
       } else {
         const contract = this.contracts.vm.registry.getById(tx.id);
         if (!contract) throw new VmError('panic', `unknown contract ${tx.id}`);

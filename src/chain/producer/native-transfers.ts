@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Journal, type JournalRecord } from '../../contracts/host';
+import { Journal, type BlockCache, type JournalRecord } from '../../contracts/host';
 import type { Sql } from '../../database/database.service';
 import { panic } from '../../vm';
 import { TX_TYPE, type SmartTransaction } from '../codec';
@@ -27,6 +27,7 @@ export class NativeTransfers {
     hash: Buffer,
     context: BlockContext,
     journal: JournalRecord[],
+    cache: BlockCache,
   ): Promise<{ result: string; contractName: string }> {
     if (tx.transferSelf) {
       const { value, source } = tx.transferSelf;
@@ -35,9 +36,9 @@ export class NativeTransfers {
         const change = await this.spend(sql, tx, hash, amount);
         let index = 0;
         if (change > 0n) await this.output(sql, hash, index++, tx.keyId, change, tx, context);
-        await this.addToAccount(sql, tx, hash, context, amount, journal);
+        await this.addToAccount(sql, tx, hash, context, amount, journal, cache);
       } else {
-        await this.addToAccount(sql, tx, hash, context, -amount, journal);
+        await this.addToAccount(sql, tx, hash, context, -amount, journal, cache);
         await this.output(sql, hash, 0, tx.keyId, amount, tx, context);
       }
       return { result: '', contractName: '' };
@@ -107,6 +108,7 @@ export class NativeTransfers {
     context: BlockContext,
     delta: bigint,
     journal: JournalRecord[],
+    cache: BlockCache,
   ): Promise<void> {
     const row = await sql.one<{ amount: string }>(
       `SELECT "amount"::text AS "amount" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2 FOR UPDATE`,
@@ -117,7 +119,7 @@ export class NativeTransfers {
     if (balance + delta < 0n) {
       throw panic(`insufficient funds: the balance is ${balance}, the transfer needs ${-delta}`);
     }
-    await new Journal(sql, context.blockId, hash, journal).updated(
+    await new Journal(sql, context.blockId, hash, journal, cache).updated(
       '1_keys',
       `${tx.keyId},${tx.ecosystemId}`,
       {
