@@ -16,11 +16,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { NodeCrypto } from '../src/chain/node-crypto.service';
-import { signTransaction, smartTransaction } from '../src/chain/tx-builder';
-import { loadConfig } from '../src/config';
-import { parsePrivateKeyHex } from '../src/crypto';
-import { IbaxClient, buildContractCall, type ContractDescription } from '../src/sdk';
+import { IbaxClient, buildCoinTransfer, buildContractCall, type ContractDescription } from '../src/sdk';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 8);
 const DURATION_S = Number(process.env.DURATION_S ?? 60);
@@ -125,21 +121,11 @@ async function main(): Promise<void> {
       accounts.push(...(await Promise.all(logins)));
     }
     // Coins: the founder's genesis output to its account, then to every account.
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
-    const crypto = new NodeCrypto(config);
-    const founderPrivate = parsePrivateKeyHex(founderKey);
-    const founderPublic = crypto.signer.publicKey(founderPrivate);
-    const toAccount = signTransaction(
-      crypto.signer,
-      founderPrivate,
-      smartTransaction({
-        contractId: 0,
-        ecosystemId: 1n,
-        keyId: crypto.keyId(founderPublic),
-        networkId: founder.networkId!,
-        publicKey: founderPublic,
-        transferSelf: { value: '4000000000000000000', source: 'UTXO', target: 'Account' },
-      }),
+    const toAccount = buildCoinTransfer(
+      founder.signer,
+      founderKey,
+      { transferSelf: { value: '4000000000000000000', source: 'UTXO', target: 'Account' } },
+      { networkId: founder.networkId! },
     );
     await founder.waitForTransactions(await founder.sendTransactions([toAccount.bytes]));
     const funding = accounts.map((account, i) =>

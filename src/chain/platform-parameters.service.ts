@@ -26,28 +26,41 @@ export class PlatformParametersService {
     return sql.query('SELECT "id", "name", "value", "conditions" FROM "1_platform_parameters" ORDER BY "id"');
   }
 
-  /** The `honor_nodes` list; an unreadable value means no list, as the reference treats it. */
+  /** Several parameters in one query: name → value, absent names left out. */
+  async values(names: readonly string[], sql: Sql = this.db): Promise<Map<string, string>> {
+    const rows = await sql.query<{ name: string; value: string }>(
+      'SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" = ANY($1::text[])',
+      [names],
+    );
+    return new Map(rows.map((row) => [row.name, row.value]));
+  }
+
+  /** The `honor_nodes` list. */
   async honorNodes(sql: Sql = this.db): Promise<HonorNode[]> {
-    const text = (await this.get('honor_nodes', sql)) ?? '';
-    if (!text.trim()) return [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      return [];
-    }
-    if (!Array.isArray(parsed)) return [];
-    return parsed.map((entry: Record<string, unknown>) => ({
-      tcp_address: String(entry.tcp_address ?? ''),
-      api_address: String(entry.api_address ?? ''),
-      public_key: String(entry.public_key ?? ''),
-      unban_time: String(entry.unban_time ?? '0'),
-      stopped: entry.stopped === true,
-    }));
+    return parseHonorNodes((await this.get('honor_nodes', sql)) ?? '');
   }
 
   async isTrue(name: string, sql: Sql = this.db): Promise<boolean> {
     const value = ((await this.get(name, sql)) ?? '').trim().toLowerCase();
     return value === 'true' || value === '1';
   }
+}
+
+/** The `honor_nodes` parameter's text as a list; an unreadable value means no list, as the reference treats it. */
+export function parseHonorNodes(text: string): HonorNode[] {
+  if (!text.trim()) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.map((entry: Record<string, unknown>) => ({
+    tcp_address: String(entry.tcp_address ?? ''),
+    api_address: String(entry.api_address ?? ''),
+    public_key: String(entry.public_key ?? ''),
+    unban_time: String(entry.unban_time ?? '0'),
+    stopped: entry.stopped === true,
+  }));
 }

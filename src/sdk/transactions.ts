@@ -1,4 +1,4 @@
-import { mp, type MsgMap, type MsgValue } from '../chain/codec';
+import { mp, type MsgMap, type MsgValue, type SmartTransaction } from '../chain/codec';
 import { signTransaction, smartTransaction, type SignedTransaction } from '../chain/tx-builder';
 import { keyIdFromPublicKey, parsePrivateKeyHex, stringToAddress, type Signer } from '../crypto';
 
@@ -115,6 +115,32 @@ export function buildContractCall(
     params: contractParams(contract, args),
     expedite: options.expedite,
     time: options.time,
+  });
+  return signTransaction(signer, privateKey, tx, { format: options.format });
+}
+
+/** A native coin move: `transferSelf` (type 6, UTXO ↔ account) or `utxo` (type 5, to another key). */
+export type CoinTransfer =
+  | { transferSelf: NonNullable<SmartTransaction['transferSelf']> }
+  | { utxo: NonNullable<SmartTransaction['utxo']> };
+
+/** A signed type 5 or 6 transaction of the key `privateKeyHex`. */
+export function buildCoinTransfer(
+  signer: Signer,
+  privateKeyHex: string,
+  transfer: CoinTransfer,
+  options: CallOptions,
+): SignedTransaction {
+  const privateKey = parsePrivateKeyHex(privateKeyHex);
+  const publicKey = signer.publicKey(privateKey);
+  const tx = smartTransaction({
+    contractId: 0,
+    ecosystemId: options.ecosystem ?? 1n,
+    keyId: keyIdFromPublicKey(publicKey, signer.hasher),
+    networkId: options.networkId,
+    publicKey,
+    time: options.time,
+    ...transfer,
   });
   return signTransaction(signer, privateKey, tx, { format: options.format });
 }

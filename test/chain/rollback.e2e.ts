@@ -1,8 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { NodeIdentity } from '../../src/chain/node-identity.service';
-import { signTransaction, smartTransaction } from '../../src/chain/tx-builder';
 import { DatabaseService } from '../../src/database/database.service';
-import { IbaxClient } from '../../src/sdk';
+import { IbaxClient, buildCoinTransfer } from '../../src/sdk';
 import { useTestNode, type TestNode } from '../support/node';
 
 const running = useTestNode({ env: { BLOCK_SLOT_MS: '200' } });
@@ -45,18 +44,11 @@ beforeAll(async () => {
     Columns: JSON.stringify([{ name: 'note', type: 'varchar', conditions: 'true' }]),
     Permissions: JSON.stringify({ insert: 'true', update: 'true', new_column: 'true' }),
   });
-  const keys = node.app.get(NodeIdentity).keys;
-  const self = signTransaction(
+  const self = buildCoinTransfer(
     founder.signer,
-    keys.founder.privateKey,
-    smartTransaction({
-      contractId: 0,
-      ecosystemId: 1n,
-      keyId: keys.founder.keyId,
-      networkId: node.config.networkId,
-      publicKey: keys.founder.publicKey,
-      transferSelf: { value: '1000000', source: 'UTXO', target: 'Account' },
-    }),
+    node.founderKey,
+    { transferSelf: { value: '1000000', source: 'UTXO', target: 'Account' } },
+    { networkId: node.config.networkId },
   );
   await founder.waitForTransactions(await founder.sendTransactions([self.bytes]));
 });
@@ -79,17 +71,11 @@ it('takes the last 3 blocks back to the exact previous state, and production goe
     Type: 'number',
     Permissions: 'true',
   });
-  const utxo = signTransaction(
+  const utxo = buildCoinTransfer(
     founder.signer,
-    keys.founder.privateKey,
-    smartTransaction({
-      contractId: 0,
-      ecosystemId: 1n,
-      keyId: keys.founder.keyId,
-      networkId: node.config.networkId,
-      publicKey: keys.founder.publicKey,
-      utxo: { toId: keys.node.keyId, value: '777', comment: '' },
-    }),
+    node.founderKey,
+    { utxo: { toId: keys.node.keyId, value: '777', comment: '' } },
+    { networkId: node.config.networkId },
   );
   // A schema change and a coin transfer in one block: the third.
   const [columnHash, utxoHash] = await founder.sendTransactions([column.bytes, utxo.bytes]);

@@ -7,7 +7,7 @@ import { rollbacksHash } from '../../src/chain/producer/rollbacks-hash';
 import { NodeCrypto } from '../../src/chain/node-crypto.service';
 import { bytesToHex, parsePrivateKeyHex } from '../../src/crypto';
 import { asBuffer, DatabaseService } from '../../src/database/database.service';
-import { IbaxClient, buildContractCall } from '../../src/sdk';
+import { IbaxClient, buildCoinTransfer, buildContractCall } from '../../src/sdk';
 import { useTestNode, type TestNode } from '../support/node';
 import { expectRestError, expectShape } from '../support/wire';
 
@@ -223,24 +223,18 @@ describe('a brand-new key', () => {
   });
 
   it('receives tokens: the founder moves coins to its account (type 6), then transfers (contract and type 5)', async () => {
-    const keys = node.app.get(NodeIdentity).keys;
-    const signer = founder.signer;
-    const base = {
-      contractId: 0,
-      ecosystemId: 1n,
-      keyId: keys.founder.keyId,
-      networkId: node.config.networkId,
-      publicKey: keys.founder.publicKey,
-    };
-    const toAccount = signTransaction(
-      signer,
-      keys.founder.privateKey,
-      smartTransaction({ ...base, transferSelf: { value: '1000000', source: 'UTXO', target: 'Account' } }),
+    const options = { networkId: node.config.networkId };
+    const toAccount = buildCoinTransfer(
+      founder.signer,
+      node.founderKey,
+      { transferSelf: { value: '1000000', source: 'UTXO', target: 'Account' } },
+      options,
     );
-    const utxo = signTransaction(
-      signer,
-      keys.founder.privateKey,
-      smartTransaction({ ...base, utxo: { toId: user.keyId, value: '5000', comment: 'welcome' } }),
+    const utxo = buildCoinTransfer(
+      founder.signer,
+      node.founderKey,
+      { utxo: { toId: user.keyId, value: '5000', comment: 'welcome' } },
+      options,
     );
     const [selfHash, utxoHash] = await founder.sendTransactions([toAccount.bytes, utxo.bytes]);
     const statuses = await founder.waitForTransactions([selfHash, utxoHash]);

@@ -5,6 +5,7 @@ import { DatabaseService, type Sql } from '../../database/database.service';
 import { buildBlock, buildFirstBlockTransaction } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
+import { parseHonorNodes } from '../platform-parameters.service';
 import type { NodeKeys } from '../node-keys';
 import type { SeedRow } from './ecosystem-seed';
 import { SYSTEM_CONTRACTS } from '../../contracts/system';
@@ -105,14 +106,7 @@ export class GenesisService implements OnModuleInit {
       `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'honor_nodes'`,
     );
     const ours = publicKeyHex04(this.identity.keys.node.publicKey);
-    let listed: string[] = [];
-    try {
-      listed = (JSON.parse(row?.value || '[]') as { public_key?: string }[]).map((node) =>
-        String(node.public_key ?? '').toLowerCase(),
-      );
-    } catch {
-      listed = [];
-    }
+    const listed = parseHonorNodes(row?.value ?? '').map((node) => node.public_key.toLowerCase());
     const bare = ours.slice(2);
     if (!listed.some((key) => key === ours || key === bare)) {
       throw new Error(

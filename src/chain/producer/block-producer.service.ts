@@ -15,7 +15,7 @@ import { buildBlock } from '../codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
-import { PlatformParametersService } from '../platform-parameters.service';
+import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
 import { nextSlotStart, slotAt, type SlotClock } from './slot-clock';
 import { rollbacksHash, type JournalRecord } from './rollbacks-hash';
@@ -186,10 +186,15 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
       this.clock = { startMs: Number(first?.time ?? 0) * 1000, slotMs: 4_000, nodes: 1 };
     }
-    const generation = Number((await this.parameters.get('max_block_generation_time')) ?? 2000);
-    const gap = Number((await this.parameters.get('gap_between_blocks')) ?? 2);
+    const values = await this.parameters.values([
+      'max_block_generation_time',
+      'gap_between_blocks',
+      'honor_nodes',
+    ]);
+    const generation = Number(values.get('max_block_generation_time') ?? 2000);
+    const gap = Number(values.get('gap_between_blocks') ?? 2);
     this.clock.slotMs = this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000);
-    const honor = (await this.parameters.honorNodes()).filter((node) => !node.stopped);
+    const honor = parseHonorNodes(values.get('honor_nodes') ?? '').filter((node) => !node.stopped);
     const ours = publicKeyHex04(this.identity.keys.node.publicKey).toLowerCase();
     const index = honor.findIndex(
       (node) => node.public_key.toLowerCase() === ours || `04${node.public_key.toLowerCase()}` === ours,
@@ -248,12 +253,19 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async limits(sql: Sql): Promise<BlockLimits> {
-    const rows = await sql.query<{ name: string; value: string }>(
-      `SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" IN
-        ('max_tx_block', 'max_tx_block_per_user', 'max_block_size', 'max_fuel_tx', 'max_fuel_block', 'max_block_generation_time')`,
+    const values = await this.parameters.values(
+      [
+        'max_tx_block',
+        'max_tx_block_per_user',
+        'max_block_size',
+        'max_fuel_tx',
+        'max_fuel_block',
+        'max_block_generation_time',
+      ],
+      sql,
     );
     const value = (name: string, fallback: number) => {
-      const found = Number(rows.find((row) => row.name === name)?.value);
+      const found = Number(values.get(name));
       return Number.isFinite(found) && found > 0 ? found : fallback;
     };
     const generationMs = value('max_block_generation_time', 2000);
