@@ -10,13 +10,11 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node -r @swc-node/register bench/throughput.ts
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { IbaxClient, buildCoinTransfer, buildContractCall, type ContractDescription } from '../src/sdk';
+import { freshDatabase, percentile, rssMb, sleep, startNodeProcess } from './support';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 8);
 const DURATION_S = Number(process.env.DURATION_S ?? 60);
@@ -29,8 +27,6 @@ const PORT = Number(process.env.BENCH_PORT ?? 7391);
 const RATE = Number(process.env.RATE ?? 2000);
 const POLL_MS = Number(process.env.POLL_MS ?? 500);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The first request after the signing pause may meet a keep-alive socket the node just closed. */
 async function retried<T>(request: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
@@ -42,69 +38,19 @@ async function retried<T>(request: () => Promise<T>): Promise<T> {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
-async function freshDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
-  const server = process.env.BENCH_DATABASE_URL;
-  if (!server) return { drop: async () => {} };
-  const name = `ibax_bench_${process.pid}`;
-  const admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const database = await freshDatabase();
-  const dataDir = mkdtempSync(join(tmpdir(), 'ibax-bench-'));
-  // NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the node itself.
-  const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const node = spawn(process.execPath, [...nodeArgs, '-r', '@swc-node/register', 'src/main.ts'], {
+  const node = await startNodeProcess({
+    port: PORT,
+    databaseUrl: database.url,
     env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: process.env.NODE_LOG_LEVEL ?? 'warn',
       BLOCK_SLOT_MS: String(SLOT_MS),
-      DATABASE_URL: database.url ?? '',
       BODY_LIMIT: String(8 * 1024 * 1024),
       MULTIPART_PARTS_LIMIT: '10000',
     },
-    // NODE_LOG=<file> keeps the node's log (with NODE_LOG_LEVEL=debug: one line per block).
-    stdio: ['ignore', process.env.NODE_LOG ? openSync(process.env.NODE_LOG, 'w') : 'ignore', 'inherit'],
   });
-  const url = `http://127.0.0.1:${PORT}`;
+  const { url, dataDir } = node;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${url}/readyz`)).status === 200) break;
-      } catch {
-        // starting
-      }
-      if (i > 600) throw new Error('the node did not start');
-      await sleep(100);
-    }
     const founderKey = readFileSync(join(dataDir, 'founder.key'), 'utf8').trim();
     const founder = new IbaxClient(url);
     await founder.login(founderKey);
@@ -178,7 +124,7 @@ async function main(): Promise<void> {
     const countAtStart = await chainCount();
     const started = Date.now();
     const stopAt = started + DURATION_S * 1000;
-    const sampler = setInterval(() => rss.push(rssMb(node.pid!)), 1000);
+    const sampler = setInterval(() => rss.push(rssMb(node.process.pid!)), 1000);
 
     const runClient = async (index: number) => {
       const client = new IbaxClient(url);
@@ -257,10 +203,8 @@ async function main(): Promise<void> {
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
-    node.kill('SIGTERM');
-    await new Promise((resolve) => node.once('exit', resolve));
+    await node.stop();
     await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

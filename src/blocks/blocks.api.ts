@@ -10,6 +10,8 @@ import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { listedParams } from './block-content';
 import { BlocksService, type BlockRef, type BlockSummary, type StoredBlock } from './blocks.service';
+import { ApiRoute } from '../api-docs/api-route.decorator';
+import { schema as s } from '../api-docs/schema';
 
 /** REST writes byte fields as base64 (Go []byte), JSON-RPC as hex. */
 type Encode = (bytes: Buffer) => string;
@@ -135,22 +137,108 @@ function blockRef(raw: unknown): BlockRef | null {
   throw RpcError.invalidParams('params block Id Or block Hash invalid');
 }
 
+/** A block in brief; byte fields base64 on REST, hex on JSON-RPC. */
+const BLOCK_SUMMARY = s.object({
+  hash: s.string('block hash'),
+  ecosystem_id: s.integer(),
+  key_id: s.integer('key of the node that made it'),
+  time: s.integer('Unix time, seconds'),
+  tx_count: s.integer(),
+  rollbacks_hash: s.string(),
+  node_position: s.integer(),
+  consensus_mode: s.integer(),
+});
+const TX_BRIEF = s.object({
+  hash: s.string(),
+  contract_name: s.string(),
+  params: s.nullable(s.map(s.any())),
+  key_id: s.integer(),
+});
+const BLOCKS_TX_INFO = s.map(s.array(TX_BRIEF), 'by block id: its transactions in brief');
+const DETAILED_BLOCK = s.object(
+  {
+    header: s.object({
+      block_id: s.integer(),
+      time: s.integer(),
+      key_id: s.integer(),
+      node_position: s.integer(),
+      version: s.integer(),
+    }),
+    hash: s.string(),
+    node_position: s.integer(),
+    key_id: s.integer(),
+    time: s.integer(),
+    tx_count: s.integer(),
+    size: s.string('e.g. "1.20 KiB"'),
+    rollbacks_hash: s.string(),
+    rollback_hash: s.string('the same, as the interface document spells it'),
+    merkle_root: s.string(),
+    bin_data: s.string('the block as stored'),
+    sys_update: s.boolean('REST only'),
+    stop_count: s.integer(),
+    transactions: s.array(
+      s.object({
+        hash: s.string(),
+        contract_name: s.string(),
+        params: s.any(),
+        key_id: s.integer(),
+        time: s.integer(),
+        type: s.integer(),
+        size: s.string(),
+      }),
+    ),
+  },
+  { optional: ['sys_update'] },
+);
+const DETAILED_BLOCKS = s.map(DETAILED_BLOCK, 'by block id');
+const RANGE_FORM = {
+  block_id: { description: 'first block (0 or absent: 1)', schema: s.integer() },
+  count: { description: 'how many blocks: 25 by default, at most 1000', schema: s.integer() },
+};
+const RPC_RANGE = [
+  { name: 'blockId', type: 'int64', description: 'first block (> 0)' },
+  { name: 'count', type: 'int64', description: 'how many: 0 → 25, at most 100' },
+] as const;
+const BLOCK_REF = {
+  name: 'block',
+  type: blockRef,
+  optional: true,
+  description: 'a block hash (64 hex), a block id as text, or {"id": n} / {"hash": "…"}',
+  schema: s.oneOf(s.string(), s.object({ id: s.integer() }), s.object({ hash: s.hex() })),
+};
+
 @Controller('api/v2')
 export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
+  @ApiRoute({
+    summary: 'Height of the chain (id of the last block)',
+    answer: s.object({ max_block_id: s.integer() }),
+  })
   @Get('maxblockid')
   @BlockchainRoute()
   async maxBlockId() {
     return { max_block_id: await this.blocks.maxBlockId() };
   }
 
+  @ApiRoute({
+    summary: 'A block in brief',
+    path: { id: 'block id' },
+    answer: BLOCK_SUMMARY,
+    errors: ['E_NOTFOUND', 'E_SERVER'],
+  })
   @Get('block/:id')
   @BlockchainRoute()
   async block(@Param('id') id: string) {
     return blockSummary(await this.blocks.block(lenientInt64(id)), base64);
   }
 
+  @ApiRoute({
+    summary: 'Blocks from block_id on, with their transactions in brief',
+    form: RANGE_FORM,
+    answer: BLOCKS_TX_INFO,
+    errors: ['E_SERVER'],
+  })
   @Get('blocks')
   @BlockchainRoute()
   async blocksList(@Req() req: ApiRequest) {
@@ -158,6 +246,12 @@ export class BlocksController {
     return blocksTxInfo(await this.blocks.range(first, count), base64);
   }
 
+  @ApiRoute({
+    summary: 'Blocks from block_id on, in detail',
+    form: RANGE_FORM,
+    answer: DETAILED_BLOCKS,
+    errors: ['E_SERVER'],
+  })
   @Get('detailed_blocks')
   @BlockchainRoute()
   async detailedBlocks(@Req() req: ApiRequest) {
@@ -170,21 +264,24 @@ export class BlocksController {
 export class BlocksRpc {
   constructor(private readonly blocks: BlocksService) {}
 
-  @RpcMethod('maxBlockId')
+  @RpcMethod('maxBlockId', { summary: 'Height of the chain (id of the last block)', result: s.integer() })
   maxBlockId() {
     return this.blocks.maxBlockId();
   }
 
-  @RpcMethod('getBlockInfo', { params: [{ name: 'blockId', type: 'int64' }] })
+  @RpcMethod('getBlockInfo', {
+    summary: 'A block in brief',
+    params: [{ name: 'blockId', type: 'int64', description: 'block id' }],
+    result: BLOCK_SUMMARY,
+  })
   async getBlockInfo([id]: [bigint]) {
     return blockSummary(await this.blocks.block(id), hex);
   }
 
   @RpcMethod('getBlocksTxInfo', {
-    params: [
-      { name: 'blockId', type: 'int64' },
-      { name: 'count', type: 'int64' },
-    ],
+    summary: 'Blocks from blockId on, with their transactions in brief',
+    params: [...RPC_RANGE],
+    result: BLOCKS_TX_INFO,
   })
   async getBlocksTxInfo([blockId, count]: [bigint, bigint]) {
     const range = rpcRange(blockId, count);
@@ -192,23 +289,30 @@ export class BlocksRpc {
   }
 
   @RpcMethod('detailedBlocks', {
-    params: [
-      { name: 'blockId', type: 'int64' },
-      { name: 'count', type: 'int64' },
-    ],
+    summary: 'Blocks from blockId on, in detail',
+    params: [...RPC_RANGE],
+    result: DETAILED_BLOCKS,
   })
   async detailedBlocks([blockId, count]: [bigint, bigint]) {
     const range = rpcRange(blockId, count);
     return detailedBlocks(await this.blocks.range(range.first, range.count), hex, false);
   }
 
-  @RpcMethod('detailedBlock', { params: [{ name: 'block', type: blockRef, optional: true }] })
+  @RpcMethod('detailedBlock', {
+    summary: 'One block in detail, by id or hash',
+    params: [BLOCK_REF],
+    result: DETAILED_BLOCK,
+  })
   async detailedBlock([ref]: [BlockRef | null | undefined]) {
     if (!ref) throw RpcError.invalidParams('params can not be empty');
     return detailedBlock(await this.blocks.stored(ref), hex, false);
   }
 
-  @RpcMethod('getTransactionCount', { params: [{ name: 'block', type: blockRef, optional: true }] })
+  @RpcMethod('getTransactionCount', {
+    summary: 'Number of transactions in a block, by id or hash',
+    params: [BLOCK_REF],
+    result: s.integer(),
+  })
   async getTransactionCount([ref]: [BlockRef | null | undefined]) {
     if (!ref) throw RpcError.invalidParams('params can not be empty');
     return this.blocks.blockTransactionCount(ref);

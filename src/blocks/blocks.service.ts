@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ChainEvents } from '../chain/chain-events';
 import { ApiError } from '../common/api-error';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService } from '../database/database.service';
@@ -37,13 +38,36 @@ interface BlockRow {
   consensus_mode: number;
 }
 
-/** Reads of `block_chain`: the chain's height and its blocks. */
+/** Blocks kept in memory at most; past it they are all forgotten (they are read again when asked). */
+const MAX_KEPT_BLOCKS = 10_000;
+
+/**
+ * Reads of `block_chain`: the chain's height and its blocks. The height and block summaries are kept in
+ * memory while ChainEvents vouches that every change reaches this process (a new block moves the height,
+ * a rollback forgets everything), so the hottest reads cost no database round trip.
+ */
 @Injectable()
 export class BlocksService {
+  private keptHeight?: bigint;
+  private readonly keptBlocks = new Map<bigint, BlockSummary>();
+  /** Bumped on every chain change: a read that raced with one does not keep what it read. */
+  private changes = 0;
+
   constructor(
     private readonly db: DatabaseService,
     private readonly contracts: ContractsService,
-  ) {}
+    private readonly events: ChainEvents,
+  ) {
+    events.subscribe((change) => {
+      this.changes++;
+      if (change.kind === 'block') {
+        if (this.keptHeight !== undefined && change.height > this.keptHeight) this.keptHeight = change.height;
+        return;
+      }
+      this.keptHeight = undefined;
+      this.keptBlocks.clear();
+    });
+  }
 
   /** The highest block id; E_NOTFOUND on an empty chain. */
   async maxBlockId(): Promise<bigint> {
@@ -54,18 +78,30 @@ export class BlocksService {
 
   /** The highest block id, 0 on an empty chain. */
   async height(): Promise<bigint> {
+    if (this.keptHeight !== undefined && this.events.reliable) return this.keptHeight;
+    const before = this.changes;
     const row = await this.db.one<{ id: string | null }>('SELECT max("id") AS "id" FROM "block_chain"');
-    return row?.id ? BigInt(row.id) : 0n;
+    const height = row?.id ? BigInt(row.id) : 0n;
+    if (before === this.changes && this.events.reliable) this.keptHeight = height;
+    return height;
   }
 
   async block(id: bigint): Promise<BlockSummary> {
+    const kept = this.events.reliable ? this.keptBlocks.get(id) : undefined;
+    if (kept) return kept;
+    const before = this.changes;
     const row = await this.db.one<BlockRow>(
       `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode"
          FROM "block_chain" WHERE "id" = $1`,
       [id.toString()],
     );
     if (!row) throw new ApiError('E_NOTFOUND');
-    return summaryOf(row);
+    const summary = summaryOf(row);
+    if (before === this.changes && this.events.reliable) {
+      if (this.keptBlocks.size >= MAX_KEPT_BLOCKS) this.keptBlocks.clear();
+      this.keptBlocks.set(id, summary);
+    }
+    return summary;
   }
 
   /** Blocks `first` … `first + count - 1` that exist, in height order; E_NOTFOUND when none does. */

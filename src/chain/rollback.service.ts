@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { readBlockContent } from '../blocks/block-content';
 import { ApiError } from '../common/api-error';
+import { ChainEvents } from './chain-events';
 import { ContractsService } from '../contracts/contracts.service';
 import { undoTransaction } from '../contracts/host';
 import { asBuffer, bindList, type Sql } from '../database/database.service';
@@ -24,7 +25,10 @@ export const ROLLED_BACK_ERROR = 'The transaction was rolled back with its block
 export class ChainRollback {
   private readonly logger = new Logger('Rollback');
 
-  constructor(private readonly contracts: ContractsService) {}
+  constructor(
+    private readonly contracts: ContractsService,
+    private readonly events: ChainEvents,
+  ) {}
 
   async rollback(count: number): Promise<RollbackResult> {
     if (!Number.isSafeInteger(count) || count < 1)
@@ -43,8 +47,10 @@ export class ChainRollback {
       const newTip = height - BigInt(count);
       await this.moveTip(sql, newTip);
       await this.contracts.resync(sql);
+      await this.events.announce(sql, { kind: 'rollback', height: newTip });
       return { rolledBack: count, maxBlockId: newTip };
     });
+    this.events.publish({ kind: 'rollback', height: result.maxBlockId });
     this.logger.log(`rolled back ${count} blocks; the chain ends at block ${result.maxBlockId}`);
     return result;
   }

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { describe, expect, it } from 'vitest';
-import { HASHER_NAMES, createHasher, isHasherName, md5, sha512, utf8 } from './hashers';
+import { HASHER_NAMES, createHasher, isHasherName, loadFastHashers, md5, sha512, utf8 } from './hashers';
 import { bytesToHex, hexToBytes } from './keys';
 
 const keccak = createHasher('KECCAK256');
@@ -76,6 +78,22 @@ describe('hashers', () => {
     expect(goldenPayload).toHaveLength(254);
     expect(bytesToHex(keccak.doubleHash(goldenPayload))).toBe(
       'e801dc3d413674d131b944ccde9dd79b8c2e1bf98a6829fa63213a45175f0fd1',
+    );
+  });
+
+  it('gives the same Keccak digests once the WebAssembly one is loaded', async () => {
+    const inputs = [
+      new Uint8Array(),
+      utf8('0'),
+      ...[1, 64, 135, 136, 137, 1000, 70_000].map((n) => randomBytes(n)),
+    ];
+    const before = inputs.map((input) => keccak.hashHex(input));
+    await loadFastHashers();
+    const after = inputs.map((input) => keccak.hashHex(input));
+    expect(after).toEqual(before);
+    expect(after).toEqual(inputs.map((input) => bytesToHex(keccak_256(input))));
+    expect(keccak.hashHex(new Uint8Array())).toBe(
+      'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
     );
   });
 });

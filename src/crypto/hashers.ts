@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { md5 as nobleMd5 } from '@noble/hashes/legacy.js';
-import { sha256, sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
-import { keccak_256, sha3_256 } from '@noble/hashes/sha3.js';
+import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { createKeccak, type IHasher } from 'hash-wasm';
 
 /** The node's `Hasher` setting, spelled as `getuid` reports it. */
 export type HasherName = 'KECCAK256' | 'SHA256' | 'SHA3_256';
@@ -19,11 +21,34 @@ export interface Hasher {
   hashHex(data: Uint8Array): string;
 }
 
+let wasmKeccak: IHasher | undefined;
+
+/**
+ * Loads the WebAssembly Keccak (hash-wasm), several times faster than the pure-JS one on the chain's small
+ * inputs (transactions, merkle leaves). It compiles asynchronously, so the node awaits this at start;
+ * until then, and in code that never calls it, the pure-JS Keccak gives the same digests.
+ */
+export async function loadFastHashers(): Promise<void> {
+  wasmKeccak ??= await createKeccak(256);
+}
+
+function keccak256(data: Uint8Array): Uint8Array {
+  if (!wasmKeccak) return keccak_256(data);
+  wasmKeccak.init();
+  wasmKeccak.update(data);
+  return wasmKeccak.digest('binary');
+}
+
+/** SHA-256 and SHA3-256 come from OpenSSL (node:crypto). */
+function openSsl(algorithm: string): (data: Uint8Array) => Uint8Array {
+  return (data) => new Uint8Array(createHash(algorithm).update(data).digest());
+}
+
 // KECCAK256 is the legacy (pre-NIST, Ethereum) padding; SHA3_256 is the NIST one. They differ on every input.
 const HASH_FUNCTIONS: Record<HasherName, (data: Uint8Array) => Uint8Array> = {
-  KECCAK256: keccak_256,
-  SHA256: sha256,
-  SHA3_256: sha3_256,
+  KECCAK256: keccak256,
+  SHA256: openSsl('sha256'),
+  SHA3_256: openSsl('sha3-256'),
 };
 
 const hashers = new Map<HasherName, Hasher>();

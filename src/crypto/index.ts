@@ -13,7 +13,7 @@ export {
 } from './address';
 export { crc64 } from './crc64';
 export { CryptoError } from './errors';
-export { HASHER_NAMES, createHasher, isHasherName, md5, sha512, utf8 } from './hashers';
+export { HASHER_NAMES, createHasher, isHasherName, loadFastHashers, md5, sha512, utf8 } from './hashers';
 export type { Hasher, HasherName } from './hashers';
 export {
   bytesToHex,

@@ -9,6 +9,7 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { bytesToHex } from '../crypto';
 import { DatabaseService } from '../database/database.service';
+import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { CONTRACT_ID_OFFSET } from '../vm';
 import { TxAdmission, TxRefusal } from './tx-admission';
 import { TxService } from './tx.service';
@@ -33,6 +34,7 @@ export class KeyRegistration {
     private readonly txs: TxService,
     private readonly producer: BlockProducer,
     private readonly db: DatabaseService,
+    private readonly metrics: PrometheusMetrics,
   ) {}
 
   async register(publicKey: Uint8Array, ecosystem: bigint): Promise<void> {
@@ -65,6 +67,7 @@ export class KeyRegistration {
       throw error;
     }
     await this.db.transaction((sql) => this.txs.queue(sql, [admitted], 1));
+    this.metrics.txAdmitted(1);
     this.producer.requestBlock();
     await this.waitForBlock(admitted.hash);
   }

@@ -19,10 +19,14 @@ import { CryptoError } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
 import type { CompiledContract, Value } from '../vm';
 import { contractArguments, ParamsError } from './contract-params';
+import type { TxRefusalReason } from '../prometheus/prometheus-metrics';
 import { TX_EXPIRY_MS } from './tx-limits';
 
 /** A transaction the node refuses; `hash` is known when the bytes got that far (its status records it). */
 export class TxRefusal extends Error {
+  /** Which group of checks refused it (the Prometheus label); bytes that do not decode by default. */
+  reason: TxRefusalReason = 'malformed';
+
   constructor(
     message: string,
     readonly hash?: Buffer,
@@ -32,6 +36,11 @@ export class TxRefusal extends Error {
     readonly size?: number,
   ) {
     super(message);
+  }
+
+  as(reason: TxRefusalReason): this {
+    this.reason = reason;
+    return this;
   }
 }
 
@@ -88,17 +97,21 @@ export class TxAdmission {
     } catch (error) {
       throw new TxRefusal(`transaction payload: ${(error as Error).message}`, hash);
     }
-    const refuse = (message: string) => new TxRefusal(message, hash, tx.keyId);
+    const refuseAs = (reason: TxRefusalReason) => (message: string) =>
+      new TxRefusal(message, hash, tx.keyId).as(reason);
+    const refuse = refuseAs('malformed');
     if (type !== undefined && type !== smartTxType(tx)) {
       throw refuse(`transaction type ${type} does not match its payload (type ${smartTxType(tx)})`);
     }
     const size = 1 + payload.length;
     if (size > limits.maxTxSize) {
-      throw new TxRefusal(`The size of tx is too big (${size})`, hash, tx.keyId, 'E_LIMITTXSIZE', size);
+      throw new TxRefusal(`The size of tx is too big (${size})`, hash, tx.keyId, 'E_LIMITTXSIZE', size).as(
+        'size',
+      );
     }
-    this.checkHeader(tx, refuse);
-    this.checkTime(timestampMs, limits.nowMs, refuse);
-    await this.checkSignature(tx, hash, signature, refuse);
+    this.checkHeader(tx, refuseAs('header'));
+    this.checkTime(timestampMs, limits.nowMs, refuseAs('time'));
+    await this.checkSignature(tx, hash, signature, refuseAs('signature'));
 
     const admitted: AdmittedTx = {
       hash,
@@ -118,11 +131,11 @@ export class TxAdmission {
     };
     if (admitted.type === TX_TYPE.contract) {
       const contract = this.contracts.vm.registry.getById(tx.id);
-      if (!contract) throw refuse(`unknown contract ${tx.id}`);
+      if (!contract) throw refuseAs('contract')(`unknown contract ${tx.id}`);
       try {
         admitted.args = contractArguments(contract, tx.params);
       } catch (error) {
-        if (error instanceof ParamsError) throw refuse(error.message);
+        if (error instanceof ParamsError) throw refuseAs('contract')(error.message);
         throw error;
       }
       admitted.contract = contract;

@@ -7,6 +7,8 @@ import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { TxService, type IncomingTx, type SentTx, type TxInfo } from './tx.service';
+import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
+import { schema as s } from '../api-docs/schema';
 
 /**
  * `{"hashes":{…}}` keyed by each hash (the reference, which the SDK reads) and also by each name the
@@ -45,11 +47,61 @@ function commaHashes(text: string): string[] {
   return text.split(',').map((hash) => hash.trim());
 }
 
+const TX_DATA = s.object({
+  block_id: s.integer(),
+  block_hash: s.hex(),
+  address: s.string(),
+  ecosystem: s.integer(),
+  hash: s.hex(),
+  expedite: s.string(),
+  contract_name: s.string(),
+  params: s.any(),
+  created_at: s.integer(),
+  size: s.string(),
+  status: s.integer(),
+});
+const REST_TX_INFO = s.object(
+  { blockid: s.string('block id, empty when not in a block'), confirm: s.integer(), data: TX_DATA },
+  { optional: ['data'] },
+);
+const RPC_TX_INFO = s.object({
+  blockid: s.integer('0 when not in a block'),
+  confirm: s.integer(),
+  data: s.nullable(TX_DATA),
+});
+const TX_STATUS = s.map(
+  s.object(
+    {
+      blockid: s.string('block id; empty while waiting'),
+      errmsg: s.object(
+        { type: s.string(), error: s.string(), id: s.string() },
+        { optional: ['type', 'error', 'id'] },
+      ),
+      result: s.string("the contract's result"),
+      penalty: s.integer(),
+    },
+    { optional: ['errmsg'] },
+  ),
+  'by hash',
+);
+
 @Controller('api/v2')
 export class TxController {
   constructor(private readonly txs: TxService) {}
 
   /** Every file part is a binary transaction; every form field and query value one in hex. */
+  @ApiPostRoute({
+    summary: 'Send signed transactions: they are checked and queued for a block',
+    description:
+      'Each file part is one binary transaction, each form field or query value one in hex, under any name. ' +
+      'All are checked (hash, signature, network, time, size, contract and parameters) before any is queued; ' +
+      'one refusal refuses the request.',
+    form: {
+      tx1: { description: 'a transaction (hex, or binary as a file part); any field name', schema: s.hex() },
+    },
+    answer: s.object({ hashes: s.map(s.hex(), 'by hash (the reference) and by field name: the hash') }),
+    errors: ['E_LIMITTXSIZE', 'E_BANNED', 'E_SERVER', 'E_STOPPING'],
+  })
   @Post('sendTx')
   @HttpCode(200)
   @Auth()
@@ -60,6 +112,12 @@ export class TxController {
     return hashesAnswer(await this.txs.send(req.caller, incoming));
   }
 
+  @ApiPostRoute({
+    summary: 'What became of transactions: block, error or still waiting',
+    form: { data: { description: 'JSON {"hashes": ["<hex>", …]}', required: true } },
+    answer: s.object({ results: TX_STATUS }),
+    errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
+  })
   @Post('txstatus')
   @HttpCode(200)
   @Auth()
@@ -78,6 +136,13 @@ export class TxController {
     return { results: await this.txs.status(hashes as string[]) };
   }
 
+  @ApiRoute({
+    summary: 'The block of a transaction and its confirmations; with contractinfo what it was',
+    path: { hash: 'transaction hash (hex)' },
+    form: { contractinfo: { description: 'also describe the transaction', schema: s.boolean() } },
+    answer: REST_TX_INFO,
+    errors: ['E_HASHWRONG', 'E_SERVER'],
+  })
   @Get('txinfo/:hash')
   @BlockchainRoute()
   async txInfo(@Param('hash') hash: string, @Req() req: ApiRequest) {
@@ -85,6 +150,15 @@ export class TxController {
     return restTxInfo(await this.txs.info(hash, form.contractinfo ?? false));
   }
 
+  @ApiRoute({
+    summary: 'txinfo of several transactions',
+    form: {
+      data: { description: 'comma-separated hashes', required: true },
+      contractinfo: { description: 'also describe the transactions', schema: s.boolean() },
+    },
+    answer: s.object({ results: s.map(REST_TX_INFO, 'by hash') }),
+    errors: ['E_HASHWRONG', 'E_SERVER'],
+  })
   @Get(['txinfoMultiple', 'txinfomultiple'])
   @BlockchainRoute()
   async txInfoMultiple(@Req() req: ApiRequest) {
@@ -96,6 +170,11 @@ export class TxController {
     return { results };
   }
 
+  @ApiRoute({
+    summary: 'Per transaction, the rows it wrote as they are now',
+    path: { hashes: 'comma-separated hashes' },
+    answer: s.array(s.nullable(s.array(s.map(s.string(), 'a row, every value as text')))),
+  })
   @Get('tx_record/:hashes')
   @BlockchainRoute()
   txRecord(@Param('hashes') hashes: string) {
@@ -133,7 +212,19 @@ function stringList(raw: unknown): string[] | null {
 export class TxRpc {
   constructor(private readonly txs: TxService) {}
 
-  @RpcMethod('sendTx', { auth: true, params: [{ name: 'txs', type: 'object' }] })
+  @RpcMethod('sendTx', {
+    auth: true,
+    summary: 'Send signed transactions: they are checked and queued for a block',
+    params: [
+      {
+        name: 'txs',
+        type: 'object',
+        description: 'name → transaction (base64 or hex)',
+        schema: s.map(s.string()),
+      },
+    ],
+    result: s.object({ hashes: s.map(s.hex(), 'by hash') }),
+  })
   async sendTx([txs]: [Record<string, unknown> | null], { caller }: RpcCallContext) {
     if (txs === null || txs === undefined) throw RpcError.invalidParams('params can not be empty');
     const incoming = Object.entries(txs).map(([name, value]) => rpcTransaction(name, value));
@@ -144,13 +235,20 @@ export class TxRpc {
     return { hashes };
   }
 
-  @RpcMethod('txStatus', { auth: true, params: [{ name: 'hashes', type: 'string' }] })
+  @RpcMethod('txStatus', {
+    auth: true,
+    summary: 'What became of transactions: block, error or still waiting',
+    params: [{ name: 'hashes', type: 'string', description: 'comma-separated hashes' }],
+    result: TX_STATUS,
+  })
   txStatus([hashes]: [string]) {
     if (!hashes) throw RpcError.invalidParams('params can not be empty');
     return this.txs.status(commaHashes(hashes));
   }
 
   @RpcMethod('txInfo', {
+    summary: 'The block of a transaction and its confirmations; with contractInfo what it was',
+    result: RPC_TX_INFO,
     params: [
       { name: 'hash', type: 'string' },
       { name: 'contractInfo', type: 'bool', optional: true },
@@ -162,8 +260,10 @@ export class TxRpc {
   }
 
   @RpcMethod('txInfoMultiple', {
+    summary: 'txInfo of several transactions',
+    result: s.object({ results: s.map(RPC_TX_INFO, 'by hash') }),
     params: [
-      { name: 'hashes', type: stringList },
+      { name: 'hashes', type: stringList, description: 'transaction hashes', schema: s.array(s.hex()) },
       { name: 'contractInfo', type: 'bool', optional: true },
     ],
   })

@@ -6,6 +6,8 @@ import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { ApiError } from '../common/api-error';
+import { NodeStateService } from '../common/node-state.service';
+import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, bindList, DatabaseService, type Sql } from '../database/database.service';
 import { formatBanTime, KeyBans } from './key-bans';
@@ -84,14 +86,22 @@ export class TxService {
     private readonly contracts: ContractsService,
     private readonly crypto: NodeCrypto,
     private readonly producer: BlockProducer,
+    private readonly metrics: PrometheusMetrics,
+    private readonly nodeState: NodeStateService,
   ) {}
 
   async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
+    // A stopping node queues nothing more (graceful stop): the client sends it to another node, or again.
+    if (this.nodeState.draining) throw new ApiError('E_STOPPING');
     const bannedTill = this.bans.bannedTill(caller.keyId);
-    if (bannedTill) throw new ApiError('E_BANNED', caller.keyId, formatBanTime(bannedTill));
+    if (bannedTill) {
+      this.metrics.txRefused('banned', incoming.length);
+      throw new ApiError('E_BANNED', caller.keyId, formatBanTime(bannedTill));
+    }
     if (incoming.length === 0) throw ApiError.server('no transactions in the request');
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     if (incoming.length > maxTxSize) {
+      this.metrics.txRefused('size', incoming.length);
       this.bans.strike(caller.keyId);
       throw new ApiError('E_LIMITTXSIZE', incoming.length);
     }
@@ -114,11 +124,12 @@ export class TxService {
       const replayed = await this.minedAmong(admitted.map((tx) => tx.hash));
       for (const tx of admitted) {
         if (replayed.has(tx.hash.toString('hex'))) {
-          refused.push(new TxRefusal('Duplicated transaction', undefined, tx.tx.keyId));
+          refused.push(new TxRefusal('Duplicated transaction', undefined, tx.tx.keyId).as('duplicate'));
         }
       }
     }
     if (refused.length > 0) {
+      for (const refusal of refused) this.metrics.txRefused(refusal.reason);
       await this.recordRefusals(refused);
       this.bans.strike(caller.keyId);
       const first = refused[0];
@@ -126,12 +137,14 @@ export class TxService {
       throw ApiError.server(first.message);
     }
     await this.db.transaction((sql) => this.queue(sql, admitted));
+    this.metrics.txAdmitted(admitted.length);
     this.producer.requestBlock();
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */
   async queue(sql: Sql, admitted: readonly AdmittedTx[], highRate = 2): Promise<void> {
+    if (this.nodeState.draining) throw new ApiError('E_STOPPING');
     for (let start = 0; start < admitted.length; start += INSERT_CHUNK) {
       const chunk = admitted.slice(start, start + INSERT_CHUNK);
       const statusParams: unknown[] = [];

@@ -5,6 +5,7 @@ import {
   buildBlock,
   blockHash,
   compressTx,
+  compressTxs,
   forSha,
   forSign,
   merkleRoot,
@@ -312,5 +313,16 @@ describe('buildBlock / parseBlock', () => {
       sample[Math.floor(random() * sample.length)] = Math.floor(random() * 256);
       attempt(sample);
     }
+  });
+});
+
+describe('compressTxs', () => {
+  it('compresses on the thread pool to the very bytes compressTx gives', async () => {
+    const txs = [
+      new Uint8Array(0),
+      new Uint8Array(300).fill(7),
+      Uint8Array.from({ length: 5000 }, (_, i) => i % 251),
+    ];
+    expect(await compressTxs(txs)).toEqual(txs.map(compressTx));
   });
 });

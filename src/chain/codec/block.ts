@@ -2,7 +2,8 @@
  * Block assembly and parsing: zlib-compressed transactions, the ASCII-hex merkle tree (formats.md
  * §3.2), and the text strings the block hash and node signature cover (§3.3).
  */
-import { deflateSync, inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, deflateSync, inflateSync } from 'node:zlib';
 import {
   AfterTxs,
   BlockData,
@@ -97,6 +98,28 @@ export function compressTx(tx: Uint8Array): Uint8Array {
   return new Uint8Array(deflateSync(tx, { level: 6 }));
 }
 
+const deflateAsync = promisify(deflate);
+
+/**
+ * {@link compressTx} of a block's transactions on libuv's thread pool: the same bytes, while the event
+ * loop (which also admits transactions and answers requests) goes on.
+ */
+export async function compressTxs(txs: readonly Uint8Array[]): Promise<Uint8Array[]> {
+  const compressed: Uint8Array[] = new Array<Uint8Array>(txs.length);
+  let next = 0;
+  // A few at a time (the thread pool has four threads): each deflate stream holds a few hundred kB while
+  // it lives, and a block of thousands started at once took half a gigabyte.
+  const worker = async () => {
+    while (next < txs.length) {
+      const index = next++;
+      const bytes = await deflateAsync(txs[index], { level: 6 });
+      compressed[index] = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, txs.length) }, worker));
+  return compressed;
+}
+
 export function decompressTx(compressed: Uint8Array, maxSize: number): Uint8Array {
   try {
     return new Uint8Array(inflateSync(compressed, { maxOutputLength: maxSize }));
@@ -111,6 +134,8 @@ export interface BuildBlockInput {
   prevHeader: PrevBlockRef;
   /** Uncompressed transaction binaries, in execution order. */
   txs: readonly Uint8Array[];
+  /** The same compressed (compressTxs), when done ahead off the event loop. */
+  compressedTxs?: Uint8Array[];
   /** This block's digest of its state changes; enters the next block's strings. */
   rollbacksHash: Uint8Array;
   hash: HashFn;
@@ -130,7 +155,7 @@ export interface BuiltBlock {
 }
 
 export function buildBlock(input: BuildBlockInput): BuiltBlock {
-  const compressedTxs = input.txs.map(compressTx);
+  const compressedTxs = input.compressedTxs ?? input.txs.map(compressTx);
   const root = merkleRoot(compressedTxs, input.hash);
   const unsigned: BlockHeader = {
     ...input.header,

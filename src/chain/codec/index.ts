@@ -74,6 +74,7 @@ export {
   blockHash,
   buildBlock,
   compressTx,
+  compressTxs,
   decompressTx,
   forSha,
   forSign,

@@ -1,6 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ContractsService } from '../../contracts/contracts.service';
-import { BlockCache, type JournalRecord } from '../../contracts/host';
+import {
+  BlockCache,
+  RowStore,
+  SavepointIsolation,
+  WriteBehind,
+  WriteBehindFailure,
+  type JournalRecord,
+  type TxIsolation,
+} from '../../contracts/host';
+import { APP_CONFIG, type AppConfig } from '../../config';
 import { asBuffer, bindList, type Sql } from '../../database/database.service';
 import { contractArguments } from '../../tx/contract-params';
 import { KeyBans } from '../../tx/key-bans';
@@ -68,27 +77,84 @@ interface PendingRow {
  */
 @Injectable()
 export class BlockExecutor {
+  private readonly logger = new Logger('BlockExecutor');
+
   constructor(
     private readonly contracts: ContractsService,
     private readonly crypto: NodeCrypto,
     private readonly bans: KeyBans,
     private readonly transfers: NativeTransfers,
+    private readonly rows: RowStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Runs the waiting transactions that fit the block. With the write-behind layer on, the block is first
+   * made in memory (rows kept between blocks, writes queued and written in bulk); when a queued write
+   * fails, that attempt is taken back whole and the block is made again with a savepoint per transaction,
+   * so the outcome never depends on the way it was made.
+   */
   async run(sql: Sql, context: BlockContext): Promise<ExecutedBlock> {
-    const { limits } = context;
     const pending = await sql.query<PendingRow>(
       `SELECT "hash", "data" FROM "transactions" WHERE "used" = 0 AND "verified" = 1
         ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
-      [limits.txPerBlock],
+      [context.limits.txPerBlock],
     );
-    const executed: ExecutedBlock = { included: [], failed: [], duplicates: [], journal: [] };
-    const cache = new BlockCache(sql);
-    if (pending.length === 0) return executed;
+    if (pending.length === 0) return { included: [], failed: [], duplicates: [], journal: [] };
     const mined = await this.alreadyMined(
       sql,
       pending.map((row) => asBuffer(row.hash)),
     );
+    let executed: ExecutedBlock | undefined;
+    if (this.config.blockWriteBehind) executed = await this.runInMemory(sql, context, pending, mined);
+    if (!executed) {
+      const cache = new BlockCache(sql);
+      executed = await this.execute(context, pending, mined, cache, () => new SavepointIsolation(sql));
+    }
+    for (const failed of executed.failed) if (failed.keyId !== 0n) this.bans.strike(failed.keyId);
+    return executed;
+  }
+
+  /** The block made through the write-behind layer, or undefined when it had to be taken back. */
+  private async runInMemory(
+    sql: Sql,
+    context: BlockContext,
+    pending: PendingRow[],
+    mined: Set<string>,
+  ): Promise<ExecutedBlock | undefined> {
+    await this.rows.validate(sql);
+    await sql.query('SAVEPOINT "block"');
+    const registry = this.contracts.vm.registry.begin();
+    const cache = new BlockCache(sql);
+    const writeBehind = new WriteBehind(sql, this.rows, cache);
+    try {
+      const executed = await this.execute(context, pending, mined, cache, () => writeBehind);
+      await writeBehind.flush();
+      await sql.query('RELEASE SAVEPOINT "block"');
+      this.contracts.vm.registry.commit(registry);
+      return executed;
+    } catch (error) {
+      if (!(error instanceof WriteBehindFailure)) {
+        this.rows.clear();
+        throw error;
+      }
+      this.logger.warn(`block ${context.blockId} made again statement by statement: ${error.message}`);
+      await sql.query('ROLLBACK TO SAVEPOINT "block"');
+      this.contracts.vm.registry.rollback(registry);
+      this.rows.clear();
+      return undefined;
+    }
+  }
+
+  private async execute(
+    context: BlockContext,
+    pending: PendingRow[],
+    mined: Set<string>,
+    cache: BlockCache,
+    isolation: () => TxIsolation,
+  ): Promise<ExecutedBlock> {
+    const { limits } = context;
+    const executed: ExecutedBlock = { included: [], failed: [], duplicates: [], journal: [] };
     const started = Date.now();
     const perUser = new Map<bigint, number>();
     let size = 0;
@@ -119,12 +185,9 @@ export class BlockExecutor {
         continue;
       }
       const journal: JournalRecord[] = [];
-      const outcome = await this.runOne(sql, context, tx, hash, cache, journal);
+      const outcome = await this.runOne(isolation(), context, tx, hash, cache, journal);
       if (outcome.error !== undefined) {
-        // Its savepoint is rolled back: what the cache learnt during it may be gone from the database.
-        cache.reset();
         executed.failed.push({ hash, keyId: tx.keyId, error: outcome.error });
-        this.bans.strike(tx.keyId);
         continue;
       }
       executed.journal.push(...journal);
@@ -145,14 +208,16 @@ export class BlockExecutor {
   }
 
   private async runOne(
-    sql: Sql,
+    isolation: TxIsolation,
     context: BlockContext,
     tx: SmartTransaction,
     hash: Buffer,
     cache: BlockCache,
     journal: JournalRecord[],
   ): Promise<{ result: string; contractName: string; fuel: number; error?: string }> {
-    await sql.query('SAVEPOINT "tx"');
+    const { sql } = isolation;
+    const writeBehind = isolation instanceof WriteBehind ? isolation : undefined;
+    await isolation.begin();
     try {
       let outcome: { result: string; contractName: string; fuel: number };
       if (tx.transferSelf || tx.utxo) {
@@ -182,14 +247,20 @@ export class BlockExecutor {
           fuelLimit: context.limits.fuelPerTx,
           deadline: Date.now() + context.limits.generationMs,
           cache,
+          writeBehind,
           journal,
         });
         outcome = { result: run.result, contractName: contract.key, fuel: run.fuelUsed };
       }
-      await sql.query('RELEASE SAVEPOINT "tx"');
+      if (writeBehind?.failure) throw writeBehind.failure;
+      await isolation.commit();
       return outcome;
     } catch (error) {
-      await sql.query('ROLLBACK TO SAVEPOINT "tx"');
+      // A queued write of an earlier transaction failed: the whole block is made again.
+      if (writeBehind?.failure) throw writeBehind.failure;
+      await isolation.rollback();
+      // Its savepoint is rolled back: what the cache learnt during it may be gone from the database.
+      if (!writeBehind) cache.reset();
       return { result: '', contractName: '', fuel: 0, error: toVmError(error).toJSONString() };
     }
   }
@@ -205,36 +276,33 @@ export class BlockExecutor {
 
   /** The block's transactions leave the queue, enter the log, and their statuses name the block. */
   async settle(sql: Sql, blockId: bigint, executed: ExecutedBlock): Promise<void> {
+    // One array parameter per column (unnest), not one parameter per value: a block of thousands of
+    // transactions would otherwise send statements of tens of thousands of parameters to be parsed.
     if (executed.included.length > 0) {
-      const logParams: unknown[] = [blockId.toString()];
-      const logRows = executed.included.map(
-        (tx) =>
-          `(${bindList(
-            [
-              tx.hash,
-              tx.timestampMs.toString(),
-              tx.contractName,
-              tx.keyId.toString(),
-              tx.ecosystemId.toString(),
-            ],
-            logParams,
-          )}, $1, 0)`,
-      );
+      const { included } = executed;
       await sql.query(
         `INSERT INTO "log_transactions" ("hash", "timestamp", "contract_name", "address", "ecosystem_id", "block", "status")
-         VALUES ${logRows.join(', ')}`,
-        logParams,
-      );
-      const statusParams: unknown[] = [blockId.toString()];
-      const statusRows = executed.included.map(
-        (tx) =>
-          `($${statusParams.push(tx.hash)}::bytea, $${statusParams.push(tx.result.slice(0, STATUS_ERROR_LENGTH))}::text)`,
+         SELECT decode("v"."hash", 'hex'), "v"."timestamp", "v"."contract", "v"."address", "v"."ecosystem", $1, 0
+           FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[])
+             AS "v"("hash", "timestamp", "contract", "address", "ecosystem")`,
+        [
+          blockId.toString(),
+          included.map((tx) => tx.hash.toString('hex')),
+          included.map((tx) => tx.timestampMs.toString()),
+          included.map((tx) => tx.contractName),
+          included.map((tx) => tx.keyId.toString()),
+          included.map((tx) => tx.ecosystemId.toString()),
+        ],
       );
       await sql.query(
         `UPDATE "transactions_status" AS "s" SET "block_id" = $1, "error" = "v"."result", "penalty" = 0
-           FROM (VALUES ${statusRows.join(', ')}) AS "v"("hash", "result")
-          WHERE "s"."hash" = "v"."hash"`,
-        statusParams,
+           FROM unnest($2::text[], $3::text[]) AS "v"("hash", "result")
+          WHERE "s"."hash" = decode("v"."hash", 'hex')`,
+        [
+          blockId.toString(),
+          included.map((tx) => tx.hash.toString('hex')),
+          included.map((tx) => tx.result.slice(0, STATUS_ERROR_LENGTH)),
+        ],
       );
     }
     await this.settleFailures(sql, executed);
@@ -243,16 +311,14 @@ export class BlockExecutor {
   /** Failed transactions report their error and leave the queue; duplicates just leave it. */
   async settleFailures(sql: Sql, executed: ExecutedBlock): Promise<void> {
     if (executed.failed.length > 0) {
-      const params: unknown[] = [];
-      const rows = executed.failed.map(
-        (tx) =>
-          `($${params.push(tx.hash)}::bytea, $${params.push(tx.error.slice(0, STATUS_ERROR_LENGTH))}::text)`,
-      );
       await sql.query(
         `UPDATE "transactions_status" AS "s" SET "error" = "v"."error"
-           FROM (VALUES ${rows.join(', ')}) AS "v"("hash", "error")
-          WHERE "s"."hash" = "v"."hash" AND "s"."block_id" = 0`,
-        params,
+           FROM unnest($1::text[], $2::text[]) AS "v"("hash", "error")
+          WHERE "s"."hash" = decode("v"."hash", 'hex') AND "s"."block_id" = 0`,
+        [
+          executed.failed.map((tx) => tx.hash.toString('hex')),
+          executed.failed.map((tx) => tx.error.slice(0, STATUS_ERROR_LENGTH)),
+        ],
       );
     }
     const done = [
@@ -261,7 +327,9 @@ export class BlockExecutor {
       ...executed.duplicates,
     ];
     if (done.length === 0) return;
-    const params: unknown[] = [];
-    await sql.query(`DELETE FROM "transactions" WHERE "hash" IN (${bindList(done, params)})`, params);
+    await sql.query(
+      `DELETE FROM "transactions" WHERE "hash" IN (SELECT decode("h", 'hex') FROM unnest($1::text[]) AS "h")`,
+      [done.map((hash) => hash.toString('hex'))],
+    );
   }
 }

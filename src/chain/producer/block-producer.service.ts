@@ -11,14 +11,16 @@ import { APP_CONFIG, type AppConfig } from '../../config';
 import { ContractsService } from '../../contracts/contracts.service';
 import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
 import { publicKeyHex04 } from '../../crypto';
-import { buildBlock } from '../codec';
+import { buildBlock, compressTxs } from '../codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
+import { ChainEvents } from '../chain-events';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
 import { nextSlotStart, slotAt, type SlotClock } from './slot-clock';
 import { rollbacksHash, type JournalRecord } from './rollbacks-hash';
+import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
 
 /** The advisory-lock key that makes one process per database the producer ("IBAXPROD" in ASCII). */
 export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;
@@ -53,7 +55,6 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private lockHolder?: QueryRunner;
   private holdsLock = false;
   private producing?: Promise<ProducedBlock | undefined>;
-  private lastSlot = -1;
   private clock?: SlotClock;
   private position = 0;
   private wakeRequested = false;
@@ -67,7 +68,9 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly identity: NodeIdentity,
     private readonly parameters: PlatformParametersService,
     private readonly executor: BlockExecutor,
+    private readonly events: ChainEvents,
     private readonly nodeState: NodeStateService,
+    private readonly metrics: PrometheusMetrics,
   ) {}
 
   get isProducer(): boolean {
@@ -81,13 +84,37 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /**
+   * Makes no further block and waits for the one being made, at most `timeoutMs` (a block that takes
+   * longer is cut off when the database closes; its transaction then writes nothing). Returns whether
+   * the producer stopped between blocks.
+   */
+  async stop(timeoutMs = Number.POSITIVE_INFINITY): Promise<boolean> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.producing?.catch(() => undefined);
+    const current = this.producing?.catch(() => undefined);
+    if (current) {
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        current.then(() => true),
+        new Promise<boolean>((resolve) => {
+          if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve(false), timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        this.logger.warn(`the block under way did not finish within ${timeoutMs} ms`);
+        return false;
+      }
+    }
     if (this.lockHolder) {
       await this.lockHolder.release().catch(() => undefined);
       this.lockHolder = undefined;
     }
+    return true;
   }
 
   /**
@@ -95,8 +122,6 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
    * for its registration) need not wait for the next look at the queue.
    */
   requestBlock(): void {
-    // This slot has its block already: the next slot's tick comes anyway.
-    if (this.clock && slotAt(this.clock, Date.now()) === this.lastSlot) return;
     this.wakeRequested = true;
     // A tick under way looks at the flag when it ends; starting another now would run two at once.
     if (this.holdsLock && !this.ticking) this.schedule(0);
@@ -161,17 +186,21 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const slot = slotAt(clock, now);
       const ours = slot % clock.nodes === this.position;
       let produced = false;
-      if (ours && slot !== this.lastSlot && this.nodeState.state === 'running') {
+      if (ours && this.nodeState.state === 'running' && !this.stopped) {
         this.producing = this.produce();
         produced = (await this.producing) !== undefined;
-        if (produced) this.lastSlot = slot;
       }
-      delay = nextSlotStart(clock, Date.now(), this.position) - Date.now();
-      // A block that outlasted its slot is followed at once in the next one (transactions are likely
-      // waiting); otherwise look again within the slot, as a transaction may arrive mid-slot.
-      if (slotAt(clock, Date.now()) !== this.lastSlot) {
-        delay = produced ? 0 : Math.min(delay, Math.max(50, clock.slotMs / 4));
-      }
+      // In its slot the node makes blocks one after another while transactions wait: a transaction waits
+      // for the block under way, not for the next slot, and under load blocks stay as large as what
+      // arrived while the last one was made. With nothing waiting it looks again within the slot (a
+      // sendTx asks at once), or at its next slot.
+      if (produced) delay = 0;
+      else if (ours)
+        delay = Math.min(
+          nextSlotStart(clock, Date.now(), this.position) - Date.now(),
+          Math.max(50, clock.slotMs / 4),
+        );
+      else delay = nextSlotStart(clock, Date.now(), this.position) - Date.now();
     } catch (error) {
       this.logger.error(`block production failed: ${(error as Error).message}`);
     } finally {
@@ -211,7 +240,8 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       `SELECT 1 FROM "transactions" WHERE "used" = 0 AND "verified" = 1 LIMIT 1`,
     );
     if (!waiting) return undefined;
-    return this.contracts.transaction(async (sql) => {
+    const started = performance.now();
+    const block = await this.contracts.transaction(async (sql) => {
       const tip = await this.tip(sql);
       const limits = await this.limits(sql);
       const blockId = tip.id + 1n;
@@ -231,12 +261,18 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       }
       const ran = Date.now();
       const block = await this.writeBlock(sql, tip, blockId, time, executed);
+      await this.events.announce(sql, { kind: 'block', height: blockId });
       this.logger.debug(
         `block ${blockId}: ${executed.included.length} transactions, ${executed.failed.length} failed; ` +
           `ran in ${ran - started} ms, written in ${Date.now() - ran} ms`,
       );
       return block;
     });
+    if (block) {
+      this.events.publish({ kind: 'block', height: block.id });
+      this.metrics.blockProduced((performance.now() - started) / 1000, block.txCount, block.failed);
+    }
+    return block;
   }
 
   private async tip(sql: Sql): Promise<Tip> {
@@ -281,21 +317,22 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   /** The block's journal in bulk, in the order its transactions made it (the ids keep that order). */
+  /** The block's journal in bulk, in the order its transactions made it (the ids keep that order). */
   private async writeJournal(sql: Sql, blockId: bigint, records: readonly JournalRecord[]): Promise<void> {
-    const chunk = 2000;
-    for (let start = 0; start < records.length; start += chunk) {
-      const params: unknown[] = [blockId.toString()];
-      const rows = records
-        .slice(start, start + chunk)
-        .map(
-          (record) =>
-            `($1, $${params.push(record.tx_hash)}, $${params.push(record.table_name)}, $${params.push(record.table_id)}, $${params.push(record.data)})`,
-        );
-      await sql.query(
-        `INSERT INTO "rollback_tx" ("block_id", "tx_hash", "table_name", "table_id", "data") VALUES ${rows.join(', ')}`,
-        params,
-      );
-    }
+    if (records.length === 0) return;
+    await sql.query(
+      `INSERT INTO "rollback_tx" ("block_id", "tx_hash", "table_name", "table_id", "data")
+       SELECT $1, decode("v"."hash", 'hex'), "v"."table", "v"."key", "v"."data"
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS "v"("hash", "table", "key", "data", "n")
+        ORDER BY "v"."n"`,
+      [
+        blockId.toString(),
+        records.map((record) => record.tx_hash.toString('hex')),
+        records.map((record) => record.table_name),
+        records.map((record) => record.table_id),
+        records.map((record) => record.data),
+      ],
+    );
   }
 
   private async writeBlock(
@@ -323,6 +360,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       },
       prevHeader: { blockId: tip.id, blockHash: tip.hash, rollbacksHash: tip.rollbacksHash },
       txs: executed.included.map((tx) => tx.stored),
+      compressedTxs: await compressTxs(executed.included.map((tx) => tx.stored)),
       rollbacksHash: digest,
       hash: (data) => hasher.hash(data),
       sign: (message) => this.crypto.signer.sign(this.identity.keys.node.privateKey, message),

@@ -1,6 +1,6 @@
 import type { Sql } from '../../database/database.service';
 import type { TablePermissions } from './permissions';
-import { TableCatalog } from './tables';
+import { TableCatalog } from '../../tables/catalog';
 
 /** One record of the rollback journal, as `rollback_tx` stores it. */
 export interface JournalRecord {
@@ -24,8 +24,23 @@ export class BlockCache {
   private readonly nextIds = new Map<string, bigint>();
   private readonly issued = new Map<string, bigint>();
 
+  /** The block's write-behind layer, told of rows changed by statements of their own. */
+  writeBehind?: { forget(physical: string, key: string): void; clearRows(): void };
+
   constructor(private readonly sql: Sql) {
     this.catalog = new TableCatalog(sql);
+  }
+
+  /** The row-id counters, to be put back when a transaction that ran in memory alone fails. */
+  snapshotIds(): { next: Map<string, bigint>; issued: Map<string, bigint> } {
+    return { next: new Map(this.nextIds), issued: new Map(this.issued) };
+  }
+
+  restoreIds(snapshot: { next: Map<string, bigint>; issued: Map<string, bigint> }): void {
+    this.nextIds.clear();
+    this.issued.clear();
+    for (const [table, id] of snapshot.next) this.nextIds.set(table, id);
+    for (const [table, id] of snapshot.issued) this.issued.set(table, id);
   }
 
   /** Forget everything: after a transaction failed, or changed the schema. */
@@ -54,11 +69,17 @@ export class BlockCache {
   }
 
   /** Told of every journal record of the block's transactions. */
-  observe(table: string, rowKey: string, kind: 'inserted' | 'updated' | 'system'): void {
+  observe(
+    table: string,
+    rowKey: string,
+    kind: 'inserted' | 'updated' | 'changed in memory' | 'system',
+  ): void {
     if (kind === 'system') {
       this.reset();
+      this.writeBehind?.clearRows();
       return;
     }
+    if (kind === 'updated') this.writeBehind?.forget(table, rowKey);
     if (table === '1_tables') this.permissions.clear();
     if (kind === 'inserted' && this.nextIds.has(table) && this.issued.get(table)?.toString() !== rowKey) {
       this.nextIds.delete(table);

@@ -9,7 +9,7 @@ import {
   tablePermissions,
   type TablePermissions,
 } from './permissions';
-import { fromSqlText, toSqlParam } from './sql-values';
+import { fromSqlText, toSqlParam } from '../../tables/sql-values';
 import { ecosystemOf, hostOf } from './state';
 import {
   resolveTable,
@@ -17,8 +17,11 @@ import {
   textColumnExpression,
   type ColumnInfo,
   type ResolvedTable,
-} from './tables';
-import { WhereCompiler } from './where';
+} from '../../tables/catalog';
+import { orderClause } from '../../tables/order';
+import { WhereCompiler } from '../../tables/where';
+import { CheckViolation } from './row-store';
+import type { InsertCell, WriteBehind } from './write-behind';
 
 const DEFAULT_LIMIT = 25n;
 const MAX_LIMIT = 10_000n;
@@ -36,38 +39,24 @@ async function openTable(ctx: BuiltinContext, name: Value) {
   return { host, table, columns };
 }
 
+/** The shared where and order compilers refuse with TableErrors; a contract sees them as panics. */
+function compiled(build: () => string): string {
+  try {
+    return build();
+  } catch (error) {
+    throw error instanceof TableError ? panic(error.message) : error;
+  }
+}
+
+function whereSql(where: Value, columns: ReadonlyMap<string, ColumnInfo>, params: unknown[]): string {
+  return compiled(() => new WhereCompiler(columns, params).compile(where));
+}
+
 /** Rows of a shared table are those of the resolved ecosystem. */
 function scope(table: ResolvedTable, params: unknown[]): string {
   if (!table.shared) return 'true';
   params.push(table.ecosystem.toString());
   return `"ecosystem" = $${params.length}`;
-}
-
-function orderClause(order: Value, columns: ReadonlyMap<string, ColumnInfo>): string {
-  const parts: string[] = [];
-  const add = (name: string, descending: boolean) => {
-    const column = columns.get(name.trim().toLowerCase());
-    if (!column) throw panic(`order: unknown column ${name}`);
-    parts.push(`"${column.name}" ${descending ? 'DESC' : 'ASC'}`);
-  };
-  const addItem = (item: Value) => {
-    if (typeof item === 'string') {
-      for (const piece of item.split(',').filter((part) => part.trim())) {
-        const [name, direction = 'asc'] = piece.trim().split(/\s+/);
-        if (!/^(asc|desc)$/i.test(direction)) throw panic(`order: unknown direction ${direction}`);
-        add(name, direction.toLowerCase() === 'desc');
-      }
-    } else if (item instanceof Map) {
-      for (const [name, direction] of item)
-        add(name, String(direction) === '-1' || String(direction).toLowerCase() === 'desc');
-    } else if (item !== null) {
-      throw panic('order must be a column name, a map or an array of them');
-    }
-  };
-  if (Array.isArray(order)) order.forEach(addItem);
-  else addItem(order);
-  if (!parts.some((part) => part.startsWith('"id" ')) && columns.has('id')) parts.push('"id" ASC');
-  return parts.join(', ');
 }
 
 /** Checks the table's read permission and drops columns the caller may not read. */
@@ -110,6 +99,10 @@ function requestedColumns(columnsArg: Value, columns: ReadonlyMap<string, Column
   return picked;
 }
 
+function isEmptyWhere(where: Value): boolean {
+  return where === null || (where instanceof Map && where.size === 0);
+}
+
 /** DBSelect(table, columns, id, order, offset, limit, where): what DBFind and DBRow run. */
 async function dbSelect(ctx: BuiltinContext, ...args: Value[]): Promise<Value> {
   const [name, columnsArg = null, idArg = 0n, order = null, offsetArg = 0n, limitArg = 0n, where = null] =
@@ -117,7 +110,7 @@ async function dbSelect(ctx: BuiltinContext, ...args: Value[]): Promise<Value> {
   const { host, table, columns } = await openTable(ctx, name);
   const selected = await readableColumns(ctx, table, requestedColumns(columnsArg, columns));
   const params: unknown[] = [];
-  const conditions = [scope(table, params), new WhereCompiler(columns, params).compile(where)];
+  const conditions = [scope(table, params), whereSql(where, columns, params)];
   const id = intArg(idArg, 'id');
   if (id !== 0n) {
     params.push(id.toString());
@@ -128,10 +121,20 @@ async function dbSelect(ctx: BuiltinContext, ...args: Value[]): Promise<Value> {
   if (limit > MAX_LIMIT) limit = MAX_LIMIT;
   const offset = intArg(offsetArg, 'offset');
   if (offset < 0n || offset > INT64_MAX) throw panic('offset must not be negative');
+  const ordering = compiled(() => orderClause(order, columns));
+  if (host.writeBehind && id !== 0n && offset === 0n && isEmptyWhere(where)) {
+    const row = await host.writeBehind.readRow(table.physical, id, table.ecosystem);
+    if (row !== null) {
+      if (!row || (table.shared && row.get('ecosystem') !== table.ecosystem.toString())) return [];
+      return [
+        new Map<string, Value>(selected.map((column) => [column.name, fromSqlText(row.get(column.name))])),
+      ];
+    }
+  }
   const list = selected.map((column) => `${textColumnExpression(column)} AS "${column.name}"`).join(', ');
   const rows = await host.sql.query<Record<string, unknown>>(
     `SELECT ${list} FROM "${table.physical}" WHERE ${conditions.join(' AND ')}
-      ORDER BY ${orderClause(order, columns)} LIMIT ${limit} OFFSET ${offset}`,
+      ORDER BY ${ordering} LIMIT ${limit} OFFSET ${offset}`,
     params,
   );
   return rows.map(
@@ -143,7 +146,7 @@ async function dbCount(ctx: BuiltinContext, name: Value, where: Value = null): P
   const { host, table, columns } = await openTable(ctx, name);
   await readableColumns(ctx, table, [...columns.values()]);
   const params: unknown[] = [];
-  const condition = `${scope(table, params)} AND ${new WhereCompiler(columns, params).compile(where)}`;
+  const condition = `${scope(table, params)} AND ${whereSql(where, columns, params)}`;
   const row = await host.sql.one<{ count: string }>(
     `SELECT count(*) AS "count" FROM "${table.physical}" WHERE ${condition}`,
     params,
@@ -228,29 +231,31 @@ async function dbInsert(ctx: BuiltinContext, name: Value, valuesArg: Value): Pro
   } else {
     id = await allocateRowId(host, table.physical);
   }
-  const changes = assignments(values, columns);
-  const params: unknown[] = [id.toString()];
-  const names = ['"id"'];
-  const placeholders = ['$1'];
-  if (table.shared) {
-    params.push(table.ecosystem.toString());
-    names.push('"ecosystem"');
-    placeholders.push(`$${params.length}`);
+  const cells: InsertCell[] = [{ name: 'id', param: id.toString() }];
+  if (table.shared) cells.push({ name: 'ecosystem', param: table.ecosystem.toString() });
+  for (const change of assignments(values, columns)) {
+    cells.push({
+      name: change.column.name,
+      param: toSqlParam(change.value, change.column),
+      expression: change.timestamp ? (placeholder) => unixTimeSql(change.column, placeholder) : undefined,
+    });
   }
-  for (const change of changes) {
-    params.push(toSqlParam(change.value, change.column));
-    names.push(`"${change.column.name}"`);
-    placeholders.push(
-      change.timestamp ? unixTimeSql(change.column, `$${params.length}`) : `$${params.length}`,
-    );
-  }
-  try {
-    await host.sql.query(
-      `INSERT INTO "${table.physical}" (${names.join(', ')}) VALUES (${placeholders.join(', ')})`,
-      params,
-    );
-  } catch (error) {
-    throw panic(`inserting into ${table.name}: ${(error as Error).message}`);
+  if (host.writeBehind) {
+    host.writeBehind.queueInsert(table.physical, cells);
+  } else {
+    const params: unknown[] = [];
+    const placeholders = cells.map((cell) => {
+      const placeholder = `$${params.push(cell.param)}`;
+      return cell.expression ? cell.expression(placeholder) : placeholder;
+    });
+    try {
+      await host.sql.query(
+        `INSERT INTO "${table.physical}" (${cells.map((cell) => `"${cell.name}"`).join(', ')}) VALUES (${placeholders.join(', ')})`,
+        params,
+      );
+    } catch (error) {
+      throw panic(`inserting into ${table.name}: ${(error as Error).message}`);
+    }
   }
   await host.journal.inserted(table.physical, rowKeyOf(table.physical, id, table.ecosystem));
   return id;
@@ -267,6 +272,31 @@ async function updateRow(
   changes: Assignment[],
 ): Promise<void> {
   const host = hostOf(ctx);
+  const journalKey = rowKeyOf(table.physical, id, table.ecosystem);
+  if (host.writeBehind && !changes.some((change) => change.timestamp)) {
+    let previous: Awaited<ReturnType<WriteBehind['updateRow']>>;
+    try {
+      previous = await host.writeBehind.updateRow(
+        table.physical,
+        id,
+        table.ecosystem,
+        table.shared ? table.ecosystem : undefined,
+        changes.map((change) => ({
+          column: change.column.name,
+          param: toSqlParam(change.value, change.column),
+          delta: change.delta,
+        })),
+      );
+    } catch (error) {
+      if (error instanceof CheckViolation) throw panic(`updating ${table.name}: ${error.message}`);
+      throw error;
+    }
+    if (previous === 'missing') throw panic(`record ${id} has not been found in ${table.name}`);
+    if (previous) {
+      await host.journal.updated(table.physical, journalKey, previous, { inMemory: true });
+      return;
+    }
+  }
   const params: unknown[] = [id.toString()];
   let keyCondition = `"id" = $1`;
   let join = `"t"."id" = "p"."id"`;
@@ -293,7 +323,7 @@ async function updateRow(
   }
   if (rows.length === 0) throw panic(`record ${id} has not been found in ${table.name}`);
   const before = Object.fromEntries(columns.map((column, i) => [column.name, rows[0][`previous_${i}`]]));
-  await host.journal.updated(table.physical, rowKeyOf(table.physical, id, table.ecosystem), before);
+  await host.journal.updated(table.physical, journalKey, before);
 }
 
 /** DBUpdate(table, id, values). */
@@ -313,7 +343,7 @@ async function dbUpdateExt(ctx: BuiltinContext, name: Value, where: Value, value
   if (changes.length === 0) return null;
   await checkUpdate(ctx, table, changes);
   const params: unknown[] = [];
-  const condition = `${scope(table, params)} AND ${new WhereCompiler(columns, params).compile(where)}`;
+  const condition = `${scope(table, params)} AND ${whereSql(where, columns, params)}`;
   const rows = await host.sql.query<{ id: string }>(
     `SELECT "id" FROM "${table.physical}" WHERE ${condition} ORDER BY "id"`,
     params,

@@ -1,6 +1,6 @@
 import type { Sql } from '../../database/database.service';
 import type { BlockCache, JournalRecord } from './block-cache';
-import type { ColumnInfo } from './tables';
+import type { ColumnInfo } from '../../tables/catalog';
 
 /** `rollback_tx.table_name` of schema and platform-object changes. */
 export const SYSTEM_JOURNAL_TABLE = '@system';
@@ -35,8 +35,14 @@ export class Journal {
     await this.write(physical, rowKey, '');
   }
 
-  async updated(physical: string, rowKey: string, previous: Record<string, string | null>): Promise<void> {
-    this.cache?.observe(physical, rowKey, 'updated');
+  /** `inMemory`: the block's write-behind layer made the change and still knows the row. */
+  async updated(
+    physical: string,
+    rowKey: string,
+    previous: Record<string, string | null>,
+    { inMemory = false } = {},
+  ): Promise<void> {
+    this.cache?.observe(physical, rowKey, inMemory ? 'changed in memory' : 'updated');
     await this.write(physical, rowKey, JSON.stringify(previous));
   }
 

@@ -3,7 +3,8 @@ import type { Sql } from '../../database/database.service';
 import { panic, type BuiltinContext, type Vm } from '../../vm';
 import type { BlockCache } from './block-cache';
 import type { Journal } from './journal';
-import type { TableCatalog } from './tables';
+import type { TableCatalog } from '../../tables/catalog';
+import type { WriteBehind } from './write-behind';
 
 export interface CallerIdentity {
   keyId: bigint;
@@ -22,6 +23,8 @@ export interface HostState {
   journal: Journal;
   /** The block's shared cache, when the transaction runs in a block the producer makes. */
   cache?: BlockCache;
+  /** The block's write-behind layer: rows by id from memory, writes queued (see write-behind.ts). */
+  writeBehind?: WriteBehind;
   crypto: NodeCrypto;
   vm: Vm;
   caller: CallerIdentity;

@@ -15,7 +15,7 @@ const DATE_TIME_LAYOUT = '2006-01-02 15:04:05';
 /** What JavaScript dates can hold: ±8.64e15 ms. */
 const MAX_UNIX_SECONDS = 8_640_000_000_000n;
 
-interface WallClock {
+export interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -68,7 +68,7 @@ function zoneOf(name: string): string {
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
-function wallClock(unix: bigint, zone = 'UTC'): WallClock {
+export function wallClock(unix: bigint, zone = 'UTC'): WallClock {
   const millis = millisOf(unix);
   const date = new Date(millis);
   if (zone === 'UTC') {
@@ -123,7 +123,14 @@ function wallClock(unix: bigint, zone = 'UTC'): WallClock {
   };
 }
 
-function utcMillis(year: number, month: number, day: number, hour: number, minute: number, second: number) {
+export function utcMillis(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+) {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, 0);
