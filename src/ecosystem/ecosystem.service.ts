@@ -73,6 +73,18 @@ export class EcosystemService {
     return BigInt(row?.count ?? 0);
   }
 
+  /**
+   * The ecosystem a read names with its `ecosystem` value (rest-api.md §2.5): 0, negative or absent means
+   * the caller's own; any other must exist (stricter than the reference, which only compares with the
+   * highest id), else E_ECOSYSTEM.
+   */
+  async resolve(requested: bigint | undefined, callerEcosystem: bigint): Promise<bigint> {
+    if (requested === undefined || requested <= 0n) return callerEcosystem;
+    const row = await this.db.one('SELECT 1 FROM "1_ecosystems" WHERE "id" = $1', [requested.toString()]);
+    if (!row) throw new ApiError('E_ECOSYSTEM', requested);
+    return requested;
+  }
+
   async name(id: bigint): Promise<string> {
     const row = await this.db.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [
       id.toString(),

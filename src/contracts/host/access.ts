@@ -11,7 +11,7 @@ import type { Expr } from '../../vm/ast';
 import { intArg, textArg } from './args';
 import { allowed, requireAllowed } from './permissions';
 import { ecosystemOf, effectiveStack, hostOf } from './state';
-import { resolveTable, TableError } from './tables';
+import { resolveTable, TableError } from '../../tables/catalog';
 
 /** True while one of the named contracts is the one executing (the writer's, inside a permission check). */
 function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {

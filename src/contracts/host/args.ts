@@ -31,5 +31,6 @@ export async function nextRowId(sql: Sql, physical: string): Promise<bigint> {
 /** The next row id for an insert, from the block's cache when the transaction runs in a block. */
 export function allocateRowId(host: HostState, physical: string): Promise<bigint> {
   if (!host.cache) return nextRowId(host.sql, physical);
-  return host.cache.nextRowId(physical, () => nextRowId(host.sql, physical));
+  const sql = host.writeBehind?.sqlSeeing(physical) ?? host.sql;
+  return host.cache.nextRowId(physical, () => nextRowId(sql, physical));
 }

@@ -13,7 +13,9 @@ export type { ContractRow } from './objects';
 export * from './journal';
 export * from './block-cache';
 export * from './state';
-export * from './tables';
+export * from './row-store';
+export * from './write-behind';
+export * from '../../tables/catalog';
 
 /** Every built-in the node adds to the contract language. */
 export const HOST_BUILTINS: readonly BuiltinDef[] = [

@@ -4,7 +4,7 @@ import { validateConditionText } from './access';
 import { rowKeyOf } from './journal';
 import { requireExecAccess } from './privileged';
 import { ecosystemOf, hostOf } from './state';
-import { FIRST_ECOSYSTEM_TABLES, SHARED_TABLES } from './tables';
+import { FIRST_ECOSYSTEM_TABLES, SHARED_TABLES } from '../../tables/catalog';
 
 /** Column types a table may have, and the PostgreSQL column each becomes. */
 export const COLUMN_TYPES: Record<string, string> = {

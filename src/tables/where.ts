@@ -1,6 +1,6 @@
-import { isMoney, panic, type Value } from '../../vm';
+import { isMoney, type Value } from '../vm';
+import { TableError, type ColumnInfo } from './catalog';
 import { toSqlParam } from './sql-values';
-import type { ColumnInfo } from './tables';
 
 const COMPARISON: Record<string, string> = {
   $eq: '=',
@@ -19,6 +19,14 @@ const PATTERNS: Record<string, [string, (text: string) => string]> = {
   $iend: ['ILIKE', (text) => `%${text}`],
 };
 
+/** Bounds that keep a hostile where-map from costing more than the query it describes. */
+export const WHERE_LIMITS = {
+  /** Nesting of maps and lists, counted from the top map. */
+  depth: 32,
+  /** Values bound by one where-map (PostgreSQL allows 65,535 parameters in a statement). */
+  params: 2_000,
+} as const;
+
 /** `%`, `_` and `\` in a pattern operand are literal: `$like: "50%"` finds "50%", not "500". */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -29,51 +37,63 @@ function scalarText(value: Value): string {
   if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean')
     return String(value);
   if (isMoney(value)) return value.toFixed();
-  throw panic('where: a value must be a string or a number');
+  throw new TableError('where: a value must be a string or a number');
 }
 
 /**
- * Compiles a where-map (engines.md §1.11) into SQL over a table's checked columns. Every value is a bound
- * parameter appended to `params`; every column name must exist in the table.
+ * Compiles a where-map (engines.md §1.11, rest-api.md §8.4) into SQL over a table's checked columns: the
+ * one compiler of contracts' DBSelect and the API's list reads. Every value is a bound parameter appended
+ * to `params`; every column name must be one of `columns` (the caller may pass only those it may read).
+ * Refusals are TableErrors; each caller words them for its side (a VM panic, an API error).
  */
 export class WhereCompiler {
+  private readonly firstParam: number;
+
   constructor(
     private readonly columns: ReadonlyMap<string, ColumnInfo>,
     private readonly params: unknown[],
-  ) {}
+  ) {
+    this.firstParam = params.length;
+  }
 
-  compile(where: Value): string {
+  compile(where: Value, depth = 0): string {
     if (where === null) return 'true';
-    if (!(where instanceof Map)) throw panic('where must be a map');
+    if (!(where instanceof Map)) throw new TableError('where must be a map');
+    this.deeper(depth);
     const parts: string[] = [];
     for (const [rawKey, value] of where) {
       const key = rawKey.trim();
       const lower = key.toLowerCase();
       if (lower === '$and' || lower === '$or')
-        parts.push(this.group(lower === '$and' ? ' AND ' : ' OR ', value));
-      else parts.push(this.column(key, value));
+        parts.push(this.group(lower === '$and' ? ' AND ' : ' OR ', value, depth + 1));
+      else parts.push(this.column(key, value, depth + 1));
     }
     return parts.length === 0 ? 'true' : parts.join(' AND ');
   }
 
-  private group(joiner: string, value: Value): string {
-    if (!Array.isArray(value)) throw panic('$and and $or take an array of maps');
-    const parts = value.map((item) => `(${this.compile(item)})`);
+  private deeper(depth: number): void {
+    if (depth > WHERE_LIMITS.depth) throw new TableError(`where: nested deeper than ${WHERE_LIMITS.depth}`);
+  }
+
+  private group(joiner: string, value: Value, depth: number): string {
+    if (!Array.isArray(value)) throw new TableError('$and and $or take an array of maps');
+    this.deeper(depth);
+    const parts = value.map((item) => `(${this.compile(item, depth + 1)})`);
     return parts.length === 0 ? 'true' : `(${parts.join(joiner)})`;
   }
 
   /** `name` is a column, or `column->key->key` for a field of a JSON column (compared as text). */
-  private column(name: string, value: Value): string {
+  private column(name: string, value: Value, depth: number): string {
+    this.deeper(depth);
     const [base, ...path] = name.split('->').map((part) => part.trim());
     let column = this.columns.get(base.toLowerCase());
-    if (!column || path.some((key) => key === '')) throw panic(`where: unknown column ${name}`);
+    if (!column || path.some((key) => key === '')) throw new TableError(`where: unknown column ${name}`);
     let quoted = `"${column.name}"`;
     if (path.length > 0) {
       if (column.type !== 'jsonb' && column.type !== 'json') {
-        throw panic(`where: ${column.name} is not a JSON column`);
+        throw new TableError(`where: ${column.name} is not a JSON column`);
       }
-      this.params.push(path);
-      quoted = `("${column.name}" #>> $${this.params.length}::text[])`;
+      quoted = `("${column.name}" #>> ${this.push(path)}::text[])`;
       column = { name: `${column.name}->${path.join('->')}`, type: 'text' };
     }
     if (value === '$isnull') return `${quoted} IS NULL`;
@@ -83,7 +103,7 @@ export class WhereCompiler {
     }
     if (Array.isArray(value)) {
       const parts = value.map((item) =>
-        item instanceof Map ? this.column(name, item) : `${quoted} = ${this.bind(item, column)}`,
+        item instanceof Map ? this.column(name, item, depth + 1) : `${quoted} = ${this.bind(item, column)}`,
       );
       return parts.length === 0 ? 'true' : `(${parts.join(' AND ')})`;
     }
@@ -95,8 +115,7 @@ export class WhereCompiler {
     if (operator in COMPARISON) return `${quoted} ${COMPARISON[operator]} ${this.bind(operand, column)}`;
     if (operator in PATTERNS) {
       const [sqlOperator, shape] = PATTERNS[operator];
-      this.params.push(shape(escapeLike(scalarText(operand))));
-      return `${quoted}::text ${sqlOperator} $${this.params.length}`;
+      return `${quoted}::text ${sqlOperator} ${this.push(shape(escapeLike(scalarText(operand))))}`;
     }
     if (operator === '$in' || operator === '$nin') {
       const items = Array.isArray(operand) ? operand : [operand];
@@ -105,13 +124,20 @@ export class WhereCompiler {
       return `${quoted} ${operator === '$in' ? 'IN' : 'NOT IN'} (${list})`;
     }
     if (operator === '$isnull') return `${quoted} IS NULL`;
-    throw panic(`where: unknown operator ${rawOperator}`);
+    throw new TableError(`where: unknown operator ${rawOperator}`);
   }
 
   private bind(value: Value, column: ColumnInfo): string {
     if (value instanceof Map || Array.isArray(value))
-      throw panic(`where: a list or map cannot be compared with ${column.name}`);
-    this.params.push(toSqlParam(value, column));
+      throw new TableError(`where: a list or map cannot be compared with ${column.name}`);
+    return this.push(toSqlParam(value, column));
+  }
+
+  private push(param: unknown): string {
+    if (this.params.length - this.firstParam >= WHERE_LIMITS.params) {
+      throw new TableError(`where: more than ${WHERE_LIMITS.params} values`);
+    }
+    this.params.push(param);
     return `$${this.params.length}`;
   }
 }

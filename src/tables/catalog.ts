@@ -1,4 +1,4 @@
-import type { Sql } from '../../database/database.service';
+import type { Sql } from '../database/database.service';
 
 /** Tables every ecosystem shares (rows carry an `ecosystem` column): `keys` of ecosystem 5 is `1_keys` rows with ecosystem 5. */
 export const SHARED_TABLES: ReadonlySet<string> = new Set([
@@ -115,9 +115,15 @@ export class TableCatalog {
   }
 }
 
+/** RFC 3339 of a UTC wall time, fractional seconds only when there are any (Go's RFC3339Nano). */
+function rfc3339(expression: string): string {
+  return `to_char(${expression}, 'YYYY-MM-DD"T"HH24:MI:SS') || rtrim(rtrim(to_char(${expression}, '.US'), '0'), '.') || 'Z'`;
+}
+
 /**
  * A column's value as text, the form contracts and list endpoints see: PostgreSQL's own text for numbers
- * and JSON, `true`/`false` for booleans, hex for bytes, RFC 3339 for timestamps, "" for NULL.
+ * and JSON, `true`/`false` for booleans, hex for bytes, RFC 3339 for timestamps and dates; NULL stays NULL
+ * (each side renders it its way).
  */
 export function textColumnExpression(column: ColumnInfo): string {
   const quoted = `"${column.name}"`;
@@ -127,9 +133,11 @@ export function textColumnExpression(column: ColumnInfo): string {
     case 'boolean':
       return `CASE WHEN ${quoted} IS NULL THEN NULL WHEN ${quoted} THEN 'true' ELSE 'false' END`;
     case 'timestamp without time zone':
-      return `to_char(${quoted}, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+      return rfc3339(quoted);
     case 'timestamp with time zone':
-      return `to_char(${quoted} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+      return rfc3339(`(${quoted} AT TIME ZONE 'UTC')`);
+    case 'date':
+      return `to_char(${quoted}, 'YYYY-MM-DD"T00:00:00Z"')`;
     default:
       return `${quoted}::text`;
   }

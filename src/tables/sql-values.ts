@@ -1,5 +1,5 @@
-import { goJsonEncode, isMoney, moneyToString, panic, type Value } from '../../vm';
-import type { ColumnInfo } from './tables';
+import { goJsonEncode, isMoney, moneyToString, panic, type Value } from '../vm';
+import type { ColumnInfo } from './catalog';
 
 /** A contract value as a bound SQL parameter for a column of the given type. */
 export function toSqlParam(value: Value, column?: ColumnInfo): unknown {
