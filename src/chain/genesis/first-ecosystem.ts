@@ -6,6 +6,7 @@ import {
   type SeedRow,
 } from './ecosystem-seed';
 import { platformParameterRows, type GenesisPlatformInput } from './platform-parameters';
+import { DEFAULT_MENU, GENESIS_LANGUAGES, GENESIS_PAGES, GENESIS_SNIPPETS } from './genesis-pages';
 import { tableMetadataRows } from './table-permissions';
 
 /** Money of ecosystem 1 has 12 decimal digits; the founder starts with 5,250,000 IBXC as a UTXO. */
@@ -14,39 +15,6 @@ export const FOUNDER_INITIAL_UTXO = 5_250_000n * 10n ** 12n;
 /** The platform ecosystem's total supply, fixed (json-rpc.md §10.4: ecosystemInfo). */
 export const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
 export const SYSTEM_APPLICATION_UUID = '6f3e2b1a-0c4d-4e5f-8a9b-1c2d3e4f5a6b';
-
-export const DEFAULT_MENU = [
-  'MenuItem(Title: "Home", Page: default_page, Icon: "icon-home")',
-  'MenuItem(Title: "Notifications", Page: notifications, Icon: "icon-bell")',
-  'MenuItem(Title: "Developer", Page: developer_index, Icon: "icon-wrench")',
-].join('\n');
-
-export const DEFAULT_PAGE = [
-  'SetTitle("Home")',
-  'Div(content-wrapper){',
-  '    Div(panel panel-primary){',
-  '        Div(panel-heading){ Span(Class: text-bold, Body: "Welcome to #ecosystem_name#") }',
-  '        Div(panel-body){',
-  '            P(Body: "You are signed in as #account_id# in ecosystem #ecosystem_id#.")',
-  '            P(Body: "Use the menu to open the developer pages, or send transactions from your client.")',
-  '        }',
-  '    }',
-  '}',
-].join('\n');
-
-export const NOTIFICATIONS_PAGE = [
-  'SetTitle("Notifications")',
-  'Div(content-wrapper){',
-  '    DBFind(notifications, src_notifications).Columns("id,page_name,date_created").Where({"ecosystem": "#ecosystem_id#", "closed": 0}).Order({"id": -1}).Limit(25)',
-  '    Table(src_notifications, "Id=id,Page=page_name,Created=date_created")',
-  '}',
-].join('\n');
-
-export const PAGER_HEADER_SNIPPET = [
-  'Div(pager-header clearfix){',
-  '    Span(Class: pull-left, Body: "#pager_title#")',
-  '}',
-].join('\n');
 
 export interface GenesisContract {
   name: string;
@@ -117,29 +85,34 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
     value: DEFAULT_MENU,
     conditions: DEVELOPER_CONDITION,
   });
-  add('1_pages', {
-    ecosystem: 1,
-    name: 'default_page',
-    value: DEFAULT_PAGE,
-    menu: 'default_menu',
-    conditions: DEVELOPER_CONDITION,
-    app_id: 1,
-  });
-  add('1_pages', {
-    ecosystem: 1,
-    name: 'notifications',
-    value: NOTIFICATIONS_PAGE,
-    menu: 'default_menu',
-    conditions: DEVELOPER_CONDITION,
-    app_id: 1,
-  });
-  add('1_snippets', {
-    ecosystem: 1,
-    name: 'pager_header',
-    value: PAGER_HEADER_SNIPPET,
-    conditions: DEVELOPER_CONDITION,
-    app_id: 1,
-  });
+  for (const page of GENESIS_PAGES) {
+    add('1_pages', {
+      ecosystem: 1,
+      name: page.name,
+      value: page.value,
+      menu: 'default_menu',
+      conditions: DEVELOPER_CONDITION,
+      app_id: 1,
+    });
+  }
+  for (const snippet of GENESIS_SNIPPETS) {
+    add('1_snippets', {
+      ecosystem: 1,
+      name: snippet.name,
+      value: snippet.value,
+      conditions: DEVELOPER_CONDITION,
+      app_id: 1,
+    });
+  }
+  for (const language of GENESIS_LANGUAGES) {
+    add('1_languages', {
+      ecosystem: 1,
+      name: language.name,
+      res: JSON.stringify(language.res),
+      conditions: DEVELOPER_CONDITION,
+      app_id: 1,
+    });
+  }
   for (const zone of timeZones(input.time)) add('1_time_zones', { ecosystem: 1, ...zone });
   return dedupeKeys(rows);
 }

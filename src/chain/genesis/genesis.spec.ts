@@ -4,6 +4,7 @@ import { parsePrivateKeyHex, publicKeyHex04, utf8 } from '../../crypto';
 import { decodeFirstBlockTransaction, forSign, merkleRoot, parseBlock, verifyBlockHashes } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import type { KeyPair, NodeKeys } from '../node-keys';
+import { GENESIS_PAGES } from './genesis-pages';
 import { composeGenesis } from './genesis.service';
 
 const crypto = new NodeCrypto({ cryptoer: 'ECC_Secp256k1', hasher: 'KECCAK256' } as AppConfig);
@@ -91,8 +92,12 @@ describe('composeGenesis', () => {
     expect(of('1_sections').map((row) => row.page)).toEqual(['default_page', 'developer_index']);
     expect(of('1_pages').map((row) => row.name)).toEqual([
       'developer_index',
+      ...GENESIS_PAGES.map((page) => page.name),
+    ]);
+    expect(GENESIS_PAGES.map((page) => page.name).slice(0, 3)).toEqual([
       'default_page',
       'notifications',
+      'system_keys',
     ]);
     const platform = new Map(of('1_platform_parameters').map((row) => [row.name, row.value]));
     expect(JSON.parse(String(platform.get('honor_nodes')))).toEqual([
