@@ -1,7 +1,7 @@
-import { join } from 'node:path';
-import { types as pgliteTypes } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
+import { embeddedDataDir } from './embedded-init';
 import { ExclusivePGlitePool } from './embedded-pool';
 import { MIGRATIONS } from './migrations';
 
@@ -18,6 +18,13 @@ export interface DatabaseSettings {
  */
 const asText = (value: string) => value;
 
+/**
+ * PostgreSQL's shared buffers live in PGlite's WebAssembly heap, which is resident once touched and never
+ * shrinks; the default 128 MB made up most of the embedded node's memory. A single session with the
+ * files in the OS page cache does as well with 16 MB (bench/README.md, "Embedded node: memory and start").
+ */
+const EMBEDDED_SHARED_BUFFERS = '16MB';
+
 export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
@@ -30,7 +37,8 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
     return { ...common, url: settings.databaseUrl, extra: { max: 10 } };
   }
   const embedded = new PGliteDriver({
-    dataDir: join(settings.dataDir, 'pgdata'),
+    dataDir: embeddedDataDir(settings.dataDir),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
     parsers: { [pgliteTypes.INT8]: asText, [pgliteTypes.NUMERIC]: asText },
   }).driver;
   embedded.Pool = ExclusivePGlitePool;

@@ -2,7 +2,10 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
 import { sendJson } from '../common/http/responses';
+import { NodeStateService } from '../common/node-state.service';
 import { DatabaseService } from '../database/database.service';
+import { ApiRoute } from '../api-docs/api-route.decorator';
+import { schema as s } from '../api-docs/schema';
 
 /** Probes for orchestrators: `/healthz` = the process serves; `/readyz` = database reachable, genesis present. */
 @Controller()
@@ -11,22 +14,43 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly db: DatabaseService,
+    private readonly nodeState: NodeStateService,
   ) {}
 
+  @ApiRoute({ summary: 'Liveness: the process serves', answer: s.object({ status: s.string('ok') }) })
   @Get('healthz')
   alive() {
     return { status: 'ok' };
   }
 
+  @ApiRoute({
+    summary: 'Readiness: database reachable, genesis present, not stopping (503 otherwise)',
+    answer: s.object({
+      status: s.string(),
+      info: s.map(s.any()),
+      error: s.map(s.any()),
+      details: s.map(s.any()),
+    }),
+  })
   @Get('readyz')
   async ready(@Res() res: Response): Promise<void> {
     try {
-      const result = await this.health.check([() => this.database(), () => this.genesis()]);
+      const result = await this.health.check([
+        () => this.serving(),
+        () => this.database(),
+        () => this.genesis(),
+      ]);
       sendJson(res, 200, result);
     } catch (error) {
       const body = (error as { getResponse?: () => unknown }).getResponse?.() ?? { status: 'error' };
       sendJson(res, 503, body);
     }
+  }
+
+  /** A node that is stopping finishes its work but takes no new traffic. */
+  private serving() {
+    const indicator = this.indicators.check('node');
+    return this.nodeState.draining ? indicator.down({ message: 'stopping' }) : indicator.up();
   }
 
   private async database() {

@@ -7,12 +7,20 @@ import { PlatformParametersService } from '../chain/platform-parameters.service'
 import { BlockchainRoute } from '../common/http/request-gates';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
+import { ApiRoute } from '../api-docs/api-route.decorator';
+import { schema as s } from '../api-docs/schema';
 
 /** Bytes the process uses: `alloc` = JS heap in use, `sys` = resident set obtained from the system. */
 export function memoryStat(): { alloc: number; sys: number } {
   const usage = process.memoryUsage();
   return { alloc: usage.heapUsed, sys: usage.rss };
 }
+
+const BAN_STAT = s.array(s.object({ node_position: s.integer(), status: s.boolean('banned now') }));
+const MEM_STAT = s.object({
+  alloc: s.integer('JavaScript heap in use'),
+  sys: s.integer('resident set size'),
+});
 
 @Injectable()
 export class MetricsService {
@@ -50,36 +58,48 @@ export class MetricsService {
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
+  @ApiRoute({ summary: 'Number of keys over all ecosystems', answer: s.object({ count: s.integer() }) })
   @Get('keys')
   async keys() {
     return { count: await this.metrics.keys() };
   }
 
+  @ApiRoute({ summary: 'Number of blocks', answer: s.object({ count: s.integer() }) })
   @Get('blocks')
   async blocks() {
     return { count: await this.metrics.blocksCount() };
   }
 
+  @ApiRoute({ summary: 'Number of transactions in blocks', answer: s.object({ count: s.integer() }) })
   @Get('transactions')
   async transactions() {
     return { count: await this.metrics.transactions() };
   }
 
+  @ApiRoute({ summary: 'Number of ecosystems', answer: s.object({ count: s.integer() }) })
   @Get('ecosystems')
   async ecosystems() {
     return { count: await this.metrics.ecosystemsCount() };
   }
 
+  @ApiRoute({ summary: 'Number of honor nodes (at least 1)', answer: s.object({ count: s.integer() }) })
   @Get('honornodes')
   async honorNodes() {
     return { count: await this.metrics.honorNodesCount() };
   }
 
+  @ApiRoute({ summary: 'Per honor node, whether it is banned now', answer: BAN_STAT })
   @Get('ban')
   ban() {
     return this.metrics.banStat();
   }
 
+  @ApiRoute({
+    summary: 'Blocks made by an honor node: all, and in a consensus mode',
+    path: { node: 'node position', mode: 'consensus mode: 1 or 2' },
+    answer: s.object({ totalcount: s.integer(), partialcount: s.integer() }),
+    errors: ['E_PARAMNOTFOUND', 'E_SERVER'],
+  })
   @Get('blockper/:node/:mode')
   async blockPer(@Param('node') node: string, @Param('mode') mode: string) {
     const consensusMode = lenientInt64(mode);
@@ -88,6 +108,7 @@ export class MetricsController {
     return { totalcount: total, partialcount: partial };
   }
 
+  @ApiRoute({ summary: 'Memory of the node process, bytes', answer: MEM_STAT })
   @Get('mem')
   mem() {
     return memoryStat();
@@ -98,21 +119,23 @@ export class MetricsController {
 export class MetricsRpc {
   constructor(private readonly metrics: MetricsService) {}
 
-  @RpcMethod('getTxCount')
+  @RpcMethod('getTxCount', { summary: 'Number of transactions in blocks', result: s.integer() })
   getTxCount() {
     return this.metrics.transactions();
   }
 
-  @RpcMethod('honorNodesCount')
+  @RpcMethod('honorNodesCount', { summary: 'Number of honor nodes (at least 1)', result: s.integer() })
   honorNodesCount() {
     return this.metrics.honorNodesCount();
   }
 
   @RpcMethod('getBlocksCountByNode', {
+    summary: 'Blocks made by an honor node: all, and in a consensus mode',
     params: [
-      { name: 'nodePosition', type: 'int64' },
-      { name: 'consensusMode', type: 'int32' },
+      { name: 'nodePosition', type: 'int64', description: 'node position' },
+      { name: 'consensusMode', type: 'int32', description: '1 or 2' },
     ],
+    result: s.object({ total_count: s.integer(), partial_count: s.integer() }),
   })
   async getBlocksCountByNode([position, mode]: [bigint, bigint | number]) {
     if (position < 0n || (Number(mode) !== 1 && Number(mode) !== 2)) {
@@ -122,12 +145,20 @@ export class MetricsRpc {
     return { total_count: total, partial_count: partial };
   }
 
-  @RpcMethod('getNodeBanStat', { namespaces: ['debug'] })
+  @RpcMethod('getNodeBanStat', {
+    namespaces: ['debug'],
+    summary: 'Per honor node, whether it is banned now',
+    result: BAN_STAT,
+  })
   getNodeBanStat() {
     return this.metrics.banStat();
   }
 
-  @RpcMethod('getMemStat', { namespaces: ['debug'] })
+  @RpcMethod('getMemStat', {
+    namespaces: ['debug'],
+    summary: 'Memory of the node process, bytes',
+    result: MEM_STAT,
+  })
   getMemStat() {
     return memoryStat();
   }

@@ -1,10 +1,17 @@
 import { SetMetadata } from '@nestjs/common';
+import type { JsonSchema } from '../api-docs/schema';
 import type { RpcParamSpec } from './rpc-params';
 
 /** `chain` stands for the chain namespace, served under both `ibax.` (reference, SDK) and `chain.`. */
 export type RpcNamespaceGroup = 'chain' | 'net' | 'rpc' | 'admin' | 'debug';
 
 export interface RpcMethodOptions {
+  /** One line on what the method does (OpenRPC `summary`, `rpc.discover`); the description test demands it. */
+  summary?: string;
+  /** More on the method where one line is not enough. */
+  description?: string;
+  /** The shape of the result (JSON Schema). */
+  result?: JsonSchema;
   /** Namespaces the method is served in; default `chain`. */
   namespaces?: RpcNamespaceGroup[];
   /** Needs a logged-in caller (a session token with a key id). */
@@ -18,9 +25,14 @@ export interface RpcMethodOptions {
   singleObject?: boolean;
 }
 
-export interface RpcMethodDefinition extends Required<Omit<RpcMethodOptions, 'singleObject'>> {
+export interface RpcMethodDefinition extends Required<
+  Omit<RpcMethodOptions, 'singleObject' | 'summary' | 'description' | 'result'>
+> {
   name: string;
   singleObject: boolean;
+  summary?: string;
+  description?: string;
+  result?: JsonSchema;
 }
 
 export const RPC_METHOD_METADATA = 'ibax:rpc-method';
@@ -36,6 +48,9 @@ export function RpcMethod(name: string, options: RpcMethodOptions = {}): MethodD
     auth: options.auth ?? false,
     params: options.params ?? [],
     singleObject: options.singleObject ?? false,
+    summary: options.summary,
+    description: options.description,
+    result: options.result,
   };
   return SetMetadata(RPC_METHOD_METADATA, definition);
 }

@@ -87,14 +87,20 @@ export class RpcRegistry implements OnModuleInit {
 
   /** Every method currently served, as `namespace.method`, sorted. */
   modules(): string[] {
-    const names: string[] = [];
+    return this.served().map(([name]) => name);
+  }
+
+  /** Every method currently served with its declaration, sorted by `namespace.method`. */
+  served(): [string, RpcMethodDefinition][] {
+    const methods: [string, RpcMethodDefinition][] = [];
     for (const namespace of this.enabled) {
       const prefix = `${GROUP_OF_NAMESPACE[namespace]}.`;
       for (const [key, method] of this.methods) {
-        if (key.startsWith(prefix)) names.push(`${namespace}.${method.definition.name}`);
+        if (key.startsWith(prefix))
+          methods.push([`${namespace}.${method.definition.name}`, method.definition]);
       }
     }
-    return names.sort();
+    return methods.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   start(namespaces: RpcNamespace[]): void {

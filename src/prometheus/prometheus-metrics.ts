@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DatabaseService } from '../database/database.service';
+
+/** Seconds: from a fast cached read to a request that hits the request deadline. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
+const BLOCK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16];
+
+/** The label of a request no route matched (404s, answers of the middleware before routing). */
+export const UNMATCHED_ROUTE = '<unmatched>';
+/** The label of a JSON-RPC call that names no served method: unknown names must not grow the series. */
+export const UNKNOWN_RPC_METHOD = '<unknown>';
+
+/** Why a transaction was not queued; the admission checks each fall in one group. */
+export type TxRefusalReason =
+  'malformed' | 'size' | 'header' | 'time' | 'signature' | 'contract' | 'duplicate' | 'banned';
+
+interface HttpSeries {
+  count: Counter.Internal;
+  duration: Histogram.Internal<string>;
+}
+
+/**
+ * The node's Prometheus metrics, one registry per application (tests boot several in one process).
+ * The request path only bumps series it found once in a map keyed by its label values: no label objects
+ * or label hashing per request. Chain and pool gauges are read when scraped (`PrometheusController`).
+ */
+@Injectable()
+export class PrometheusMetrics {
+  readonly registry = new Registry();
+
+  private readonly httpRequests = new Counter({
+    name: 'ibax_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new Histogram({
+    name: 'ibax_http_request_duration_seconds',
+    help: 'Time from a request reaching the node to its answer being written, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly httpSeries = new Map<string, HttpSeries>();
+
+  private readonly rpcCalls = new Counter({
+    name: 'ibax_rpc_calls_total',
+    help: 'JSON-RPC calls (each call of a batch counts), by method and outcome (ok, or the JSON-RPC error code)',
+    labelNames: ['method', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly rpcDuration = new Histogram({
+    name: 'ibax_rpc_call_duration_seconds',
+    help: 'Time a JSON-RPC call took inside the gateway, by method',
+    labelNames: ['method'],
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly rpcSeries = new Map<string, Counter.Internal>();
+  private readonly rpcDurationSeries = new Map<string, Histogram.Internal<string>>();
+
+  readonly chainHeight = new Gauge({
+    name: 'ibax_chain_height',
+    help: 'Id of the last block of the chain in the database',
+    registers: [this.registry],
+  });
+  private readonly blockProduction = new Histogram({
+    name: 'ibax_block_production_seconds',
+    help: 'Time to make one block: run its transactions and write it, in one database transaction',
+    buckets: BLOCK_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly blockTransactions = new Counter({
+    name: 'ibax_block_transactions_total',
+    help: 'Transactions taken from the queue by the block producer, by result (included in a block, failed)',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  readonly txWaiting = new Gauge({
+    name: 'ibax_tx_waiting',
+    help: 'Transactions in the queue waiting for a block',
+    registers: [this.registry],
+  });
+  private readonly txAdmittedCount = new Counter({
+    name: 'ibax_tx_admitted_total',
+    help: 'Transactions accepted by sendTx (and node-signed registrations) and queued',
+    registers: [this.registry],
+  });
+  private readonly txRefusedCount = new Counter({
+    name: 'ibax_tx_refused_total',
+    help: 'Transactions refused at admission, by reason',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
+  readonly dbPool = new Gauge({
+    name: 'ibax_db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting = callers waiting for one)',
+    labelNames: ['state'],
+    registers: [this.registry],
+  });
+  private readonly dbQueryDuration = new Histogram({
+    name: 'ibax_db_query_duration_seconds',
+    help: 'Time of one SQL statement, from the node sending it to its rows arriving',
+    buckets: QUERY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor(db: DatabaseService) {
+    collectDefaultMetrics({ register: this.registry });
+    db.queryTimer = (seconds) => this.dbQueryDuration.observe(seconds);
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.httpSeries.get(key);
+    if (!series) {
+      const labels = [method, route, String(status)];
+      series = { count: this.httpRequests.labels(...labels), duration: this.httpDuration.labels(...labels) };
+      this.httpSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
+  }
+
+  rpcCall(method: string, outcome: string, seconds: number): void {
+    const key = `${method} ${outcome}`;
+    let calls = this.rpcSeries.get(key);
+    if (!calls) {
+      calls = this.rpcCalls.labels(method, outcome);
+      this.rpcSeries.set(key, calls);
+    }
+    calls.inc();
+    let duration = this.rpcDurationSeries.get(method);
+    if (!duration) {
+      duration = this.rpcDuration.labels(method);
+      this.rpcDurationSeries.set(method, duration);
+    }
+    duration.observe(seconds);
+  }
+
+  blockProduced(seconds: number, included: number, failed: number): void {
+    this.blockProduction.observe(seconds);
+    this.blockTransactions.inc({ result: 'included' }, included);
+    if (failed > 0) this.blockTransactions.inc({ result: 'failed' }, failed);
+  }
+
+  txAdmitted(count: number): void {
+    this.txAdmittedCount.inc(count);
+  }
+
+  txRefused(reason: TxRefusalReason, count = 1): void {
+    this.txRefusedCount.inc({ reason }, count);
+  }
+}

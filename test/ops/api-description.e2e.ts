@@ -1,0 +1,155 @@
+import { beforeAll, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/common/error-codes';
+import { useTestNode, type TestNode } from '../support/node';
+
+/**
+ * Every REST route the running app serves (found in its router, so a new route is checked without anyone
+ * listing it) has a description in the OpenAPI document, and every JSON-RPC method one in `rpc.discover`.
+ */
+const running = useTestNode();
+let node: TestNode;
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+interface Operation {
+  summary?: string;
+  parameters?: { name: string; in: string; description?: string; schema?: object }[];
+  requestBody?: {
+    content: Record<string, { schema: { properties?: Record<string, { description?: string }> } }>;
+  };
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  'x-error-codes'?: string[];
+}
+
+const HTTP_METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'search'];
+/** Routes of the description itself and the 404 catch-all Nest mounts. */
+const UNDESCRIBED = (path: string) =>
+  path === '/{*path}' || path === '/api/v2/openapi.json' || path.startsWith('/api/docs');
+
+let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: any };
+
+beforeAll(async () => {
+  node = running.node;
+  const answer = await fetch(`${node.url}/api/v2/openapi.json`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  document = (await answer.json()) as typeof document;
+});
+
+it('serves an OpenAPI 3.1 document with the error envelope and every error code', () => {
+  expect(document.openapi).toBe('3.1.0');
+  const envelope = document.components.schemas.ApiError;
+  expect(Object.keys(envelope.properties)).toEqual(['error', 'msg', 'params']);
+  expect(envelope.properties.error.enum).toEqual(Object.keys(ERROR_CODES));
+  expect(document.components.securitySchemes.session).toMatchObject({ type: 'http', scheme: 'bearer' });
+});
+
+it('describes every REST route: summary, path parameters, answer, error codes', () => {
+  const router = (node.app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
+  const missing: string[] = [];
+  let checked = 0;
+  for (const layer of router.stack) {
+    const route = layer.route;
+    if (!route || UNDESCRIBED(route.path)) continue;
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    // A route for every method (the JSON-RPC gateway) is described with the two it serves.
+    const every = route.methods._all || Object.keys(route.methods).length > HTTP_METHODS.length;
+    const methods = every ? ['get', 'post'] : Object.keys(route.methods);
+    for (const method of methods) {
+      const where = `${method.toUpperCase()} ${route.path}`;
+      const operation = document.paths[path]?.[method];
+      if (!operation?.summary?.trim()) {
+        missing.push(`${where}: no summary`);
+        continue;
+      }
+      checked++;
+      for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+        const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name);
+        if (!parameter?.description?.trim()) missing.push(`${where}: path parameter ${name} undescribed`);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        if (!parameter.description?.trim()) missing.push(`${where}: parameter ${parameter.name} undescribed`);
+      }
+      for (const content of Object.values(operation.requestBody?.content ?? {})) {
+        for (const [name, field] of Object.entries(content.schema.properties ?? {})) {
+          if (!field.description?.trim()) missing.push(`${where}: form field ${name} undescribed`);
+        }
+      }
+      const ok = Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status));
+      const answer = ok && Object.values(ok[1].content ?? {})[0];
+      if (!answer?.schema) missing.push(`${where}: no answer schema`);
+      const codes = operation['x-error-codes'] ?? [];
+      expect(codes, where).toContain('E_RECOVERED');
+      for (const code of codes) {
+        expect(Object.keys(ERROR_CODES), `${where}: ${code}`).toContain(code);
+        const status = String(ERROR_CODES[code as keyof typeof ERROR_CODES].status);
+        expect(operation.responses[status]?.description, `${where}: ${code}`).toContain(code);
+      }
+    }
+  }
+  expect(missing.join('\n')).toBe('');
+  expect(checked).toBeGreaterThan(40);
+  // No operation is described that the app does not serve.
+  const served = new Set(
+    router.stack.filter((layer) => layer.route).map((layer) => layer.route!.path.replace(/:(\w+)/g, '{$1}')),
+  );
+  for (const path of Object.keys(document.paths)) expect(served, path).toContain(path);
+});
+
+it('marks the routes that need a session and lists their 401 codes', () => {
+  const sendTx = document.paths['/api/v2/sendTx'].post;
+  expect((sendTx as { security?: unknown }).security).toEqual([{ session: [] }]);
+  expect(sendTx['x-error-codes']).toEqual(expect.arrayContaining(['E_UNAUTHORIZED', 'E_TOKENEXPIRED']));
+  expect(sendTx.responses['401'].description).toMatch(/E_UNAUTHORIZED/);
+  expect(document.paths['/api/v2/version'].get['x-error-codes']).toEqual(['E_RECOVERED']);
+});
+
+it('serves a browsable UI from npm-installed assets', async () => {
+  const page = await fetch(`${node.url}/api/docs`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain('swagger-ui');
+  expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[\w.-]+\/[\w./-]*\.(js|css)/);
+  for (const asset of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-init.js']) {
+    const answer = await fetch(`${node.url}/api/docs/${asset}`);
+    expect(answer.status, asset).toBe(200);
+  }
+  const init = await (await fetch(`${node.url}/api/docs/swagger-ui-init.js`)).text();
+  expect(init).toContain('"openapi": "3.1.0"');
+});
+
+it('rpc.discover lists every served JSON-RPC method with a summary and typed parameters (OpenRPC)', async () => {
+  const discovered = await node.client.rpc('rpc.discover');
+  expect(discovered.openrpc).toMatch(/^1\.2\./);
+  const names = discovered.methods.map((method: { name: string }) => method.name);
+  expect(names).toEqual(await node.client.rpc('rpc.modules'));
+  expect(names).toContain('rpc.discover');
+  const missing: string[] = [];
+  for (const method of discovered.methods as {
+    name: string;
+    summary?: string;
+    params: { name: string; schema: object; required: boolean }[];
+    result: { schema: object };
+  }[]) {
+    if (!method.summary?.trim()) missing.push(`${method.name}: no summary`);
+    for (const param of method.params) {
+      if (Object.keys(param.schema).length === 0)
+        missing.push(`${method.name}: parameter ${param.name} has no schema`);
+    }
+  }
+  expect(missing.join('\n')).toBe('');
+  const getBlockInfo = discovered.methods.find(
+    (method: { name: string }) => method.name === 'ibax.getBlockInfo',
+  );
+  expect(getBlockInfo.params).toEqual([
+    expect.objectContaining({
+      name: 'blockId',
+      required: true,
+      schema: { type: 'integer', format: 'int64' },
+    }),
+  ]);
+  const sendTx = discovered.methods.find((method: { name: string }) => method.name === 'ibax.sendTx');
+  expect(sendTx.errors).toEqual([expect.objectContaining({ code: -32014 })]);
+});
