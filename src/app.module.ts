@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import type { Logger as PinoLogger } from 'pino';
@@ -14,19 +14,30 @@ import { CoreModule } from './common/core.module';
 import { ContractsController, ContractsRpc } from './contracts/contracts.api';
 import { ContractsService } from './contracts/contracts.service';
 import { ApiExceptionFilter } from './common/http/api-exception.filter';
-import { GoJsonInterceptor } from './common/http/go-json.interceptor';
 import { ClbRouteGuard, SessionGuard } from './common/http/request-gates';
 import { type AppConfig, ConfigModule } from './config';
 import { DatabaseModule } from './database/database.module';
 import { EcosystemController, EcosystemRpc } from './ecosystem/ecosystem.api';
 import { EcosystemService } from './ecosystem/ecosystem.service';
+import { ParametersController, ParametersRpc } from './params/params.api';
+import { ParametersService } from './params/params.service';
+import { AccountsController, AccountsRpc } from './accounts/accounts.api';
+import { AccountsService } from './accounts/accounts.service';
+import { BinariesController } from './binaries/binaries.api';
+import { BinariesService } from './binaries/binaries.service';
+import { InterfaceController, InterfaceRpc } from './interface/interface.api';
+import { InterfaceService } from './interface/interface.service';
+import { LanguageResources } from './interface/language';
 import { HealthController } from './health/health.controller';
 import { MetricsController, MetricsRpc, MetricsService } from './metrics/metrics.api';
 import { RpcGatewayController } from './rpc/rpc-gateway';
 import { RpcRegistry } from './rpc/rpc-registry.service';
 import { SystemController, SystemRpc } from './system/system.api';
 import { SystemService } from './system/system.service';
+import { TablesModule } from './tables/tables.module';
 import { BlockExecutor } from './chain/producer/block-executor';
+import { RowStore } from './contracts/host';
+import { ChainEventsModule } from './chain/chain-events';
 import { BlockProducer } from './chain/producer/block-producer.service';
 import { NativeTransfers } from './chain/producer/native-transfers';
 import { KeyBans } from './tx/key-bans';
@@ -36,6 +47,11 @@ import { TxService } from './tx/tx.service';
 import { KeyRegistration } from './tx/key-registration';
 import { ChainAdminRpc } from './chain/chain-admin.api';
 import { ChainRollback } from './chain/rollback.service';
+import { PrometheusController } from './prometheus/prometheus.controller';
+import { PrometheusMetrics } from './prometheus/prometheus-metrics';
+import { OpenRpcDiscovery } from './api-docs/openrpc';
+import { PagesController, PagesRpc } from './pages/pages.api';
+import { PagesService } from './pages/pages.service';
 
 /**
  * The node. Each domain contributes a service (its operations), a REST controller and an RPC provider
@@ -48,22 +64,32 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // pino-http is mounted by createApp as the first middleware; this gives Nest the same logger.
-        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true }),
+        // createApp logs requests itself (common/http/request-log.ts); this gives Nest the same logger. No
+        // routes: its request-scoped logger middleware would run every request in an AsyncLocalStorage,
+        // which puts a hook on every promise the node makes.
+        LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),
         DatabaseModule,
+        ChainEventsModule,
         CoreModule,
         DiscoveryModule,
         TerminusModule,
+        TablesModule,
       ],
       controllers: [
         SystemController,
         AuthController,
         BlocksController,
         EcosystemController,
+        ParametersController,
+        AccountsController,
+        BinariesController,
+        InterfaceController,
+        PagesController,
         MetricsController,
         ContractsController,
         TxController,
         HealthController,
+        PrometheusController,
         RpcGatewayController,
       ],
       providers: [
@@ -80,6 +106,16 @@ export class AppModule {
         BlocksRpc,
         EcosystemService,
         EcosystemRpc,
+        ParametersService,
+        ParametersRpc,
+        AccountsService,
+        AccountsRpc,
+        BinariesService,
+        InterfaceService,
+        InterfaceRpc,
+        LanguageResources,
+        PagesService,
+        PagesRpc,
         MetricsService,
         MetricsRpc,
         ContractsService,
@@ -89,14 +125,17 @@ export class AppModule {
         TxService,
         TxRpc,
         NativeTransfers,
+        RowStore,
         BlockExecutor,
         BlockProducer,
         KeyRegistration,
         ChainRollback,
         ChainAdminRpc,
+        PrometheusMetrics,
+        OpenRpcDiscovery,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: GoJsonInterceptor },
-        { provide: APP_GUARD, useClass: ClbRouteGuard },
+        // Only a CLB node hides routes; a guard on every request of a normal node would cost for nothing.
+        ...(config.nodeMode === 'clb' ? [{ provide: APP_GUARD, useClass: ClbRouteGuard }] : []),
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { loadFastHashers } from './crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { parse as parseQueryString } from 'node:querystring';
@@ -7,7 +7,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import pino from 'pino';
-import { pinoHttp } from 'pino-http';
 import { AppModule } from './app.module';
 import { BlocksService } from './blocks/blocks.service';
 import { TokenService } from './auth/token.service';
@@ -15,7 +14,9 @@ import { ApiError } from './common/api-error';
 import { goJsonStringify } from './common/go-json';
 import { bodyParsing, isRpcPath } from './common/http/body-parsing';
 import { corsMiddleware } from './common/http/cors.middleware';
+import { GoJsonExpressAdapter } from './common/http/go-json-adapter';
 import { requestDeadline } from './common/http/request-deadline';
+import { requestLog } from './common/http/request-log';
 import { callerMiddleware, nodeStateMiddleware } from './common/http/request-gates';
 import {
   JSON_CONTENT_TYPE,
@@ -26,20 +27,26 @@ import {
 } from './common/http/responses';
 import { NodeStateService } from './common/node-state.service';
 import type { AppConfig } from './config';
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+import { serveApiDocs } from './api-docs/openapi';
+import { httpMetrics } from './prometheus/prometheus.controller';
+import { PrometheusMetrics } from './prometheus/prometheus-metrics';
 
 /** Builds the node's HTTP application (REST + JSON-RPC on one port) without listening yet. */
 export async function createApp(
   config: AppConfig,
   options: { logDestination?: pino.DestinationStream } = {},
 ): Promise<NestExpressApplication> {
+  await loadFastHashers();
   const logger = pino({ level: config.logLevel }, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), {
-    bodyParser: false,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register(config, logger),
+    new GoJsonExpressAdapter(),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   // Query strings hold at most as many values as a form may (the rest are ignored, as Node's parser does).
@@ -51,27 +58,10 @@ export async function createApp(
   server.requestTimeout = config.limits.requestTimeoutMs;
   server.headersTimeout = Math.min(config.limits.requestTimeoutMs, 60_000);
   server.on('clientError', answerUnparsableRequest);
-  app.enableShutdownHooks();
+  // No enableShutdownHooks: main.ts stops on signals itself (ops/graceful-stop.ts) and exits 0.
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Tokens and signatures stay out of the logs.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-      },
-    }),
-  );
+  app.use(httpMetrics(app.get(PrometheusMetrics)));
+  app.use(requestLog(logger, config.requestLogSample));
   app.use(corsMiddleware);
   app.use(
     requestDeadline(config.limits.requestTimeoutMs, logger, (error, req, res) => {
@@ -88,6 +78,7 @@ export async function createApp(
   app.use(callerMiddleware(app.get(TokenService)));
   const blocks = app.get(BlocksService);
   app.use(nodeStateMiddleware(app.get(NodeStateService), () => blocks.height()));
+  serveApiDocs(app);
   await app.init();
   return app;
 }

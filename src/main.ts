@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { createApp } from './app';
-import { NodeIdentity } from './chain/node-identity.service';
-import { NodeCrypto } from './chain/node-crypto.service';
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, type AppConfig } from './config';
+import { embeddedDataDir, prepareEmbeddedDatabase } from './database/embedded-init';
+import type * as Start from './start';
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -15,26 +15,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
-  await app.listen(config.port, config.host);
-
-  const { node, founder } = app.get(NodeIdentity).keys;
-  const crypto = app.get(NodeCrypto);
-  const database = config.databaseUrl
-    ? 'PostgreSQL server (DATABASE_URL)'
-    : `embedded, in ${config.dataDir}/pgdata`;
-  process.stdout.write(
-    [
-      '',
-      `IBAX node listening on http://${config.host}:${config.port}  (REST /api/v2, JSON-RPC /)`,
-      `  network id       ${config.networkId}   crypto ${config.cryptoer} + ${config.hasher}`,
-      `  node account     ${crypto.address(node.keyId)}   (key ${node.keyId})`,
-      `  founder account  ${crypto.address(founder.keyId)}   (key ${founder.keyId})`,
-      `  founder key file ${founder.file}`,
-      `  database         ${database}`,
-      '',
-    ].join('\n'),
-  );
+  // A new embedded database is created in a child process while this one loads the node's modules (the
+  // database module awaits the same work), so they are required only after it has begun.
+  if (!config.databaseUrl) {
+    prepareEmbeddedDatabase(embeddedDataDir(config.dataDir)).catch(() => {});
+    // PGlite is 9 MB of WebAssembly; V8's optimising tier recompiles its hot parts and keeps both codes,
+    // ≈ 65 MB resident. Baseline code answers the node's row-by-key queries as fast (a full scan is ≈ 20 %
+    // slower, hash-wasm's Keccak 4× slower and still ample: bench/README.md, "Embedded node: memory and
+    // start"). Set before any WebAssembly is compiled.
+    setFlagsFromString('--liftoff-only');
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { startNode } = require('./start') as typeof Start;
+  await startNode(config);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcRegistry } from '../src/rpc/rpc-registry.service';
@@ -19,6 +18,7 @@ import {
   type BodyPlan,
   type TokenKind,
 } from './support/hostile';
+import { capturedLog } from './support/log';
 import { useTestNode, type TestNode } from './support/node';
 import { craftToken, unsignedToken } from './support/wire';
 
@@ -34,13 +34,7 @@ const PER_RUN = 10;
 /** Methods that switch the JSON-RPC service itself; fuzzed last, on their own (see the last test). */
 const SWITCHES_RPC = ['admin.startJsonRpc', 'admin.stopJsonRpc'];
 
-const logLines: string[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, callback) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(line);
-    callback();
-  },
-});
+const { lines: logLines, destination: logDestination } = capturedLog();
 
 const running = useTestNode({
   env: { LOG_LEVEL: 'warn', JSONRPC_NAMESPACES: 'ibax,chain,net,admin,debug' },
@@ -202,8 +196,9 @@ function randomPathPlan(): fc.Arbitrary<Plan> {
         path: path + (query ? `?${query}` : ''),
         headers: authorization(token),
         target: 'unknown path',
-        // The generator can land on the JSON-RPC endpoint, which answers in its own envelope.
-        kind: path === '/' || path === '/rpc' ? ('rpc' as const) : ('rest' as const),
+        // The generator can land on the JSON-RPC endpoint, which answers in its own envelope. Express
+        // matches routes case-insensitively and with an optional trailing slash, so `//` and `/RPC/` are it too.
+        kind: /^\/(?:rpc)?\/?$/i.test(path) ? ('rpc' as const) : ('rest' as const),
       };
     });
 }
@@ -370,11 +365,24 @@ function expectRpcEnvelope(body: unknown, context: string): void {
   }
 }
 
+/**
+ * The one 5xx the wire contract asks for on bad input: `tables` answers a form it cannot read with 502
+ * E_SERVER "schema: error converting value for …" (rest-api.md §7, the reference's status).
+ */
+function documentedServerStatus(plan: Plan, answer: Answer): boolean {
+  if (answer.status !== 502 || plan.target !== 'GET /api/v2/tables') return false;
+  // A HEAD request gets the same answer without its body.
+  if (plan.method === 'HEAD') return answer.text === '';
+  return /^\{"error":"E_SERVER","msg":"schema: error converting value for \\"(limit|offset)\\"",/.test(
+    answer.text,
+  );
+}
+
 function check(plan: Plan, answer: Answer): void {
   const context = `${plan.method} ${plan.path.slice(0, 200)} (${plan.target}) → ${answer.status} ${answer.text.slice(0, 300)}`;
   statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   expect(answer.status, context).toBeGreaterThanOrEqual(200);
-  expect(answer.status, context).toBeLessThan(500);
+  if (!documentedServerStatus(plan, answer)) expect(answer.status, context).toBeLessThan(500);
   for (const leak of LEAKS) expect(answer.text, `${context}: leaks ${leak}`).not.toMatch(leak);
   if (plan.method === 'HEAD' || answer.text === '') {
     // No body: a HEAD answer, a preflight, a notification (204) or the JSON-RPC liveness probe.
@@ -494,8 +502,14 @@ describe('the request path under hostile input', () => {
   it('is alive and ready afterwards, with no error in its log', async () => {
     const ready = await node.client.get('/readyz');
     expect(ready.status).toBe(200);
-    const errors = logLines.filter((line) => (JSON.parse(line) as { level: number }).level >= 50);
-    expect(errors, errors.slice(0, 5).join('\n')).toEqual([]);
+    const errors = logLines.filter((line) => line.level >= 50);
+    expect(
+      errors,
+      errors
+        .slice(0, 5)
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+    ).toEqual([]);
   });
 });
 

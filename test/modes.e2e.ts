@@ -47,11 +47,20 @@ describe('CLB mode', () => {
       '/api/v2/block/1',
       '/api/v2/ecosystemname?id=1',
       '/api/v2/metrics/keys',
+      '/api/v2/balance/0000-0000-0000-0000-5555',
+      '/api/v2/systemparams',
+      '/api/v2/ecosystemparams',
+      '/api/v2/ecosystemparam/founder_account',
+      '/api/v2/appparams/1',
+      '/api/v2/appparam/1/role_developer',
+      '/api/v2/appcontent/1',
+      '/api/v2/walletHistory',
     ]) {
       expectRestError(await node.client.get(path), 404, 'E_NOTFOUND');
     }
     expect((await node.client.get('/api/v2/version')).status).toBe(200);
     expect((await node.client.get('/api/v2/keyinfo/0000-0000-0000-0000-5555')).status).toBe(200);
+    expect((await node.client.get('/api/v2/member/1/0000-0000-0000-0000-5555')).status).toBe(200);
     expect((await node.client.login(node.founderKey)).raw.clb).toBe(true);
   });
 });

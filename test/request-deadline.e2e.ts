@@ -1,15 +1,9 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { capturedLog } from './support/log';
 import { useTestNode, type TestNode } from './support/node';
 
-const logLines: { level: number; msg?: string; timeoutMs?: number }[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, callback) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(JSON.parse(line));
-    callback();
-  },
-});
+const { lines: logLines, destination: logDestination } = capturedLog();
 
 const running = useTestNode({ env: { LOG_LEVEL: 'warn', REQUEST_TIMEOUT_MS: '400' }, logDestination });
 let node: TestNode;

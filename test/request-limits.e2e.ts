@@ -1,15 +1,9 @@
-import { Writable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { capturedLog } from './support/log';
 import { useTestNode, type TestNode } from './support/node';
 import { expectRestError } from './support/wire';
 
-const logLines: { level: number; msg?: string }[] = [];
-const logDestination = new Writable({
-  write(chunk: Buffer, _encoding, callback) {
-    for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(JSON.parse(line));
-    callback();
-  },
-});
+const { lines: logLines, destination: logDestination } = capturedLog();
 
 /** Every bound of the request path set small, so each can be crossed by a request of a few bytes. */
 const running = useTestNode({

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
-import { expectRestError, expectShape } from './support/wire';
+import { ECOSYSTEM_INFO, expectRestError, expectShape } from './support/wire';
 
 let db: TestDatabase;
 let node: TestNode;
@@ -160,21 +160,7 @@ describe('ecosystems and keys', () => {
 
   it('describes ecosystem 1 with ecosystemInfo', async () => {
     const info = await node.client.rpc('ibax.ecosystemInfo', [1]);
-    expectShape(info, {
-      id: 'number',
-      name: 'string',
-      digits: 'number',
-      token_symbol: 'string',
-      token_name: 'string',
-      total_amount: 'string',
-      is_withdraw: 'boolean',
-      withdraw: 'string',
-      is_emission: 'boolean',
-      emission: 'string',
-      introduction: 'string',
-      logo: 'number',
-      creator: 'string',
-    });
+    expectShape(info, ECOSYSTEM_INFO);
     expect(info).toMatchObject({ id: 1, name: 'platform ecosystem', digits: 12, token_symbol: 'IBXC' });
     expect(info.total_amount).toBe('2100000000000000000000');
     expect(info.creator).toBe(node.client.accountOf(node.founderKey));

@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { ApiError } from '../common/api-error';
@@ -12,12 +13,22 @@ const SIGNED_INTEGER = /^-?\d{1,19}$/;
  * Issues and reads the node's JWTs (HS256 with the configured secret, so they survive restarts and work
  * on every API replica). Only HMAC algorithms are accepted; `alg: none` and foreign secrets are invalid.
  */
+const MAX_VERIFIED = 10_000;
+
 @Injectable()
 export class TokenService {
   private readonly jwt: JwtService;
+  /**
+   * Tokens already verified, with the caller they give: a signed token cannot change, so verifying it
+   * again (HMAC, JSON) on every request of a session is work for nothing. Only valid ones are kept.
+   */
+  private readonly verified = new Map<string, { caller: Caller; expiresMs: number }>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.jwt = new JwtService({ secret: config.jwtSecret });
+    // As a KeyObject, made once: given the text, jsonwebtoken first tries (and fails) to read it as a public
+    // key on every verify, which cost more than the rest of a simple authenticated request.
+    const secret = createSecretKey(Buffer.from(config.jwtSecret, 'utf8'));
+    this.jwt = new JwtService({ secret: secret as unknown as string });
   }
 
   sign(claims: TokenClaims, lifetimeSeconds: number): { token: string; exp: number } {
@@ -33,6 +44,18 @@ export class TokenService {
     if (!authorization) return ANONYMOUS;
     if (!authorization.startsWith('Bearer ')) return { ...ANONYMOUS, token: 'invalid' };
     const token = authorization.slice('Bearer '.length).trim();
+    const known = this.verified.get(token);
+    // Valid until its exp second, as jsonwebtoken judges it; after that verify() says it expired.
+    if (known && Date.now() < known.expiresMs) return known.caller;
+    const caller = this.verify(token);
+    if (caller.token === 'valid') {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.clear();
+      this.verified.set(token, { caller, expiresMs: Number(caller.claims!.exp) * 1000 });
+    }
+    return caller;
+  }
+
+  private verify(token: string): Caller {
     let claims: TokenClaims;
     try {
       claims = this.jwt.verify<TokenClaims & object>(token, { algorithms: ['HS256', 'HS384', 'HS512'] });
@@ -47,7 +70,7 @@ export class TokenService {
     }
     if (!wellFormed(claims)) return { ...ANONYMOUS, token: 'invalid' };
     const keyId = claims.key_id ? BigInt(claims.key_id) : 0n;
-    return {
+    return Object.freeze({
       token: 'valid',
       loggedIn: keyId !== 0n || Boolean(claims.key_id),
       ecosystemId: claims.ecosystem_id ? BigInt(claims.ecosystem_id) : 1n,
@@ -55,7 +78,7 @@ export class TokenService {
       accountId: claims.account_id ?? '',
       roleId: claims.role_id ? BigInt(claims.role_id) : 0n,
       claims,
-    };
+    } as const);
   }
 }
 

@@ -15,6 +15,11 @@ const STATUS_TEXT: Record<NodeState, string> = {
 @Injectable()
 export class NodeStateService {
   private current: NodeState = 'running';
+  /**
+   * Set when the process was told to stop (SIGTERM): it queues no more transactions and reports itself
+   * not ready while it finishes what runs (graceful stop, `src/ops/graceful-stop.ts`).
+   */
+  draining = false;
 
   get state(): NodeState {
     return this.current;

@@ -21,12 +21,29 @@ export interface AppConfig {
   jsonRpc: { enabled: boolean; namespaces: RpcNamespace[] };
   centrifugo: { url: string | undefined; secret: string };
   logLevel: Environment['LOG_LEVEL'];
+  /** One successful request in this many is logged at info (the others at debug); 0: none. */
+  requestLogSample: number;
   limits: RequestLimits;
   chainTest: boolean;
   /** Block slot length; unset: from the platform parameters (max_block_generation_time + gap_between_blocks). */
   blockSlotMs?: number;
   /** Whether this process may produce blocks (it still needs the chain's producer lock). */
   blockProducer: boolean;
+  /** Make blocks in memory first (rows kept between blocks, writes in bulk); false: a savepoint per transaction. */
+  blockWriteBehind: boolean;
+  /** On SIGTERM: how long requests and the block under way may take before the node closes anyway. */
+  shutdownTimeoutMs: number;
+  /** Bounds of one page render (page and menu together); past them the answer is E_HEAVYPAGE. */
+  pages: PageLimits;
+}
+
+export interface PageLimits {
+  /** Wall-clock time of a render, ms; 0: none (the reference's `mpgt`). */
+  timeMs: number;
+  /** Characters of the rendered JSON, and of texts and values inside it. */
+  maxSize: number;
+  /** Nodes a render may create. */
+  maxNodes: number;
 }
 
 /** Bounds on what one request may make the node hold or do; each is a setting (README, `.env.example`). */
@@ -104,6 +121,7 @@ export function resolveConfig(environment: Environment): AppConfig {
       secret: environment.CENTRIFUGO_SECRET ?? persistedSecret(join(dataDir, 'centrifugo.secret')),
     },
     logLevel: environment.LOG_LEVEL,
+    requestLogSample: environment.REQUEST_LOG_SAMPLE,
     limits: {
       body: environment.BODY_LIMIT,
       rpcBody: environment.RPC_BODY_LIMIT,
@@ -118,6 +136,13 @@ export function resolveConfig(environment: Environment): AppConfig {
     chainTest: environment.CHAIN_TEST,
     blockSlotMs: environment.BLOCK_SLOT_MS,
     blockProducer: environment.BLOCK_PRODUCER,
+    blockWriteBehind: environment.BLOCK_WRITE_BEHIND,
+    shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
+    pages: {
+      timeMs: environment.PAGE_TIME_LIMIT_MS,
+      maxSize: environment.PAGE_SIZE_LIMIT,
+      maxNodes: environment.PAGE_NODES_LIMIT,
+    },
   };
 }
 

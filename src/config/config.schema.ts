@@ -25,6 +25,14 @@ const positiveInt = (max: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, { message: `accepts a whole number from 1 to ${max}` });
 
+const wholeNumber = (max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { message: 'accepts a whole number' })
+    .transform(Number)
+    .refine((n) => n <= max, { message: `accepts a whole number from 0 to ${max}` });
+
 const namespaceList = z
   .string()
   .transform((v) =>
@@ -78,6 +86,7 @@ export const environmentSchema = z.object({
   CENTRIFUGO_URL: httpUrl.optional(),
   CENTRIFUGO_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `accepts ${LOG_LEVELS.join(', ')}` }).default('info'),
+  REQUEST_LOG_SAMPLE: z.coerce.number().int().min(0).max(1_000_000).default(100),
   BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   RPC_BODY_LIMIT: positiveInt(64 * 1024 * 1024).default(5 * 1024 * 1024),
   RPC_BATCH_LIMIT: positiveInt(100_000).default(1000),
@@ -90,6 +99,11 @@ export const environmentSchema = z.object({
   CHAIN_TEST: booleanText.default(false),
   BLOCK_SLOT_MS: positiveInt(3_600_000).optional(),
   BLOCK_PRODUCER: booleanText.default(true),
+  BLOCK_WRITE_BEHIND: booleanText.default(true),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(600_000).default(10_000),
+  PAGE_TIME_LIMIT_MS: wholeNumber(3_600_000).default(3000),
+  PAGE_SIZE_LIMIT: positiveInt(1_000_000_000).default(8_000_000),
+  PAGE_NODES_LIMIT: positiveInt(100_000_000).default(100_000),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -14,6 +14,7 @@ import {
   type CallerIdentity,
   type ContractRow,
   type HostState,
+  type WriteBehind,
 } from './host';
 
 import { SYSTEM_CONTRACTS } from './system';
@@ -35,6 +36,8 @@ export interface ExecuteRequest {
   deadline?: number;
   /** In a block: the state the block's transactions share, and where the journal records collect. */
   cache?: BlockCache;
+  /** In a block made in memory first: where rows by id are read and writes queued. */
+  writeBehind?: WriteBehind;
   journal?: JournalRecord[];
 }
 
@@ -253,6 +256,38 @@ export class ContractsService implements OnModuleInit {
     }
   }
 
+  /**
+   * Evaluates permission conditions for a reader outside any block (tables' and columns' `read`
+   * conditions, for the API), in a read-only database transaction: a condition may look, never write. A
+   * condition that fails counts as false.
+   */
+  async readConditions(caller: CallerIdentity, conditions: readonly string[]): Promise<boolean[]> {
+    return this.db.transaction(async (sql) => {
+      await sql.query('SET TRANSACTION READ ONLY');
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const context = this.txContext({
+        sql,
+        contract: '',
+        params: new Map(),
+        caller,
+        block: { id: 0n, time: now, keyId: 0n },
+        txHash: Buffer.alloc(32),
+        time: now,
+      });
+      const results: boolean[] = [];
+      for (const condition of conditions) {
+        try {
+          results.push(
+            await this.vm.evalCondition(condition, { tx: context, ecosystem: Number(caller.ecosystem) }),
+          );
+        } catch {
+          results.push(false);
+        }
+      }
+      return results;
+    });
+  }
+
   private txContext(request: ExecuteRequest) {
     const { caller, block } = request;
     const host: HostState = {
@@ -260,6 +295,7 @@ export class ContractsService implements OnModuleInit {
       catalog: request.cache?.catalog ?? new TableCatalog(request.sql),
       journal: new Journal(request.sql, block.id, request.txHash, request.journal, request.cache),
       cache: request.cache,
+      writeBehind: request.writeBehind,
       crypto: this.crypto,
       vm: this.vm,
       caller,

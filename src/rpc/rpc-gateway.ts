@@ -9,9 +9,12 @@ import type { ApiRequest } from '../common/http/api-request';
 import { sendJson, sendRestError, sendRpcError } from '../common/http/responses';
 import { NodeStateService } from '../common/node-state.service';
 import { requireSession } from '../auth/token.service';
+import { PrometheusMetrics, UNKNOWN_RPC_METHOD } from '../prometheus/prometheus-metrics';
 import { RpcError } from './rpc-error';
 import { decodeParams } from './rpc-params';
 import { RpcRegistry, type RpcCallContext } from './rpc-registry.service';
+import { ApiRoute } from '../api-docs/api-route.decorator';
+import { schema as s } from '../api-docs/schema';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -39,11 +42,31 @@ export class RpcGatewayController {
   constructor(
     private readonly registry: RpcRegistry,
     private readonly nodeState: NodeStateService,
+    private readonly metrics: PrometheusMetrics,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.limits = config.limits;
   }
 
+  @ApiRoute({
+    summary: 'JSON-RPC 2.0: one call, a batch, or notifications (methods: rpc.discover)',
+    description:
+      'POST (or GET with a JSON body) of application/json. Other HTTP methods answer 405; a GET without a ' +
+      'body answers 200 (a probe). Errors are JSON-RPC error objects, not the REST envelope.',
+    answer: s.oneOf(
+      s.object(
+        {
+          jsonrpc: s.string('2.0'),
+          id: s.any(),
+          result: s.any(),
+          error: s.object({ code: s.integer(), message: s.string() }),
+        },
+        { optional: ['result', 'error'] },
+      ),
+      s.array(s.any(), 'the answers of a batch, in order'),
+    ),
+    errors: ['E_NOTFOUND'],
+  })
   @All(['/', 'rpc'])
   async handle(@Req() req: ApiRequest, @Res() res: Response): Promise<void> {
     if (!this.registry.serving) {
@@ -137,14 +160,22 @@ export class RpcGatewayController {
       return failure(id, RpcError.invalidRequest('Invalid Request: method must be a non-empty string'));
     }
     const reply = (response: RpcResponse) => (hasId ? response : undefined);
+    const method = envelope.method;
+    const started = performance.now();
+    let outcome = 'ok';
     try {
-      const result = await this.execute(envelope.method, envelope.params, {
+      const result = await this.execute(method, envelope.params, {
         caller: httpRequest.caller,
         request: httpRequest,
       });
       return reply({ jsonrpc: '2.0', id, result: result === undefined ? null : result });
     } catch (error) {
-      return reply(failure(id, this.toRpcError(error, envelope.method)));
+      const rpcError = this.toRpcError(error, method);
+      outcome = String(rpcError.code);
+      return reply(failure(id, rpcError));
+    } finally {
+      const served = this.registry.resolve(method) ? method : UNKNOWN_RPC_METHOD;
+      this.metrics.rpcCall(served, outcome, (performance.now() - started) / 1000);
     }
   }
 

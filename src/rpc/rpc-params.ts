@@ -1,4 +1,5 @@
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
+import type { JsonSchema } from '../api-docs/schema';
 import { RpcError } from './rpc-error';
 
 /** Decoders turn one raw JSON value (numbers kept as exact text) into an argument, or throw with a reason. */
@@ -11,6 +12,10 @@ export interface RpcParamSpec {
   name: string;
   type: RpcParamType;
   optional?: boolean;
+  /** What the value means (OpenRPC, `rpc.discover`). */
+  description?: string;
+  /** Its JSON Schema; needed for a custom decoder, derived from the type otherwise. */
+  schema?: JsonSchema;
 }
 
 const INT64_MIN = -(2n ** 63n);

@@ -46,3 +46,20 @@ export function unsignedToken(claims: Record<string, unknown>): string {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `ecosystemInfo`'s wire shape (json-rpc.md), checked by more than one suite. */
+export const ECOSYSTEM_INFO: Record<string, WireType> = {
+  id: 'number',
+  name: 'string',
+  digits: 'number',
+  token_symbol: 'string',
+  token_name: 'string',
+  total_amount: 'string',
+  is_withdraw: 'boolean',
+  withdraw: 'string',
+  is_emission: 'boolean',
+  emission: 'string',
+  introduction: 'string',
+  logo: 'number',
+  creator: 'string',
+};

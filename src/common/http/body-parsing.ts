@@ -62,12 +62,24 @@ export function bodyParsing(
         if (!error) (req as ApiRequest).rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         done(error);
       });
+    } else if (!hasBody(req)) {
+      // Most REST requests are GETs without a body: nothing to parse (what body-parser concludes too,
+      // after more work).
+      if (!('body' in req)) (req as { body?: unknown }).body = undefined;
+      done();
     } else if (req.is('multipart/form-data')) {
       multipart(req, done);
     } else {
       urlencoded(req, res, (error) => done(error ?? oversizedField(req.body, limits.formFieldSize)));
     }
   };
+}
+
+/** A body follows the headers (the rule body-parser and type-is apply). */
+function hasBody(req: Request): boolean {
+  return (
+    req.headers['transfer-encoding'] !== undefined || !Number.isNaN(Number(req.headers['content-length']))
+  );
 }
 
 /** express.urlencoded bounds the body and the field count; a single field's size is bounded here. */

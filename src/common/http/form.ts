@@ -38,6 +38,22 @@ export class FormValues {
   }
 }
 
+/**
+ * Every form value by its name as sent (case kept), the first of repeated names winning, in the reference's
+ * source order (`r.FormValue`): body then query for urlencoded, query then fields for multipart. Page
+ * variables are read this way.
+ */
+export function firstFormValues(req: ApiRequest): Map<string, string> {
+  const query = queryEntries(req.query);
+  const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) ? req.body : {};
+  const entries = req.multipartFields
+    ? [...query, ...req.multipartFields]
+    : [...bodyEntries(body as Record<string, unknown>), ...query];
+  const values = new Map<string, string>();
+  for (const [name, value] of entries) if (!values.has(name)) values.set(name, value);
+  return values;
+}
+
 function queryEntries(query: unknown): [string, string][] {
   const entries: [string, string][] = [];
   for (const [name, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {

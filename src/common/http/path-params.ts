@@ -1,3 +1,6 @@
+import { stringToAddress } from '../../crypto';
+import { ApiError } from '../api-error';
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -11,4 +14,14 @@ export function lenientInt64(text: string): bigint {
   if (value > INT64_MAX) return INT64_MAX;
   if (value < INT64_MIN) return INT64_MIN;
   return value;
+}
+
+/**
+ * A wallet in a path or argument (balance, keyinfo): address text, signed or unsigned decimal, with a
+ * valid check digit; anything else is E_INVALIDWALLET naming the text as sent.
+ */
+export function walletKeyId(text: string): bigint {
+  const keyId = stringToAddress(text);
+  if (keyId === 0n) throw new ApiError('E_INVALIDWALLET', text);
+  return keyId;
 }

@@ -9,6 +9,8 @@ import {
   applyDecorators,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { SESSION_AUTH } from '../../api-docs/openapi';
 import type { NextFunction, Request, Response } from 'express';
 import type { Caller } from '../../auth/caller';
 import { requireSession, type TokenService } from '../../auth/token.service';
@@ -27,7 +29,7 @@ export function callerMiddleware(tokens: TokenService) {
   };
 }
 
-const ALWAYS_SERVED = new Set(['/api/v2/version', '/healthz', '/readyz']);
+const ALWAYS_SERVED = new Set(['/api/v2/version', '/healthz', '/readyz', '/metrics']);
 
 /** While the node updates its chain or is stopped, REST routes answer 503 (JSON-RPC says so per call). */
 export function nodeStateMiddleware(state: NodeStateService, height: () => Promise<bigint>) {
@@ -55,7 +57,7 @@ export class SessionGuard implements CanActivate {
 }
 
 /** The route needs a logged-in caller: E_UNAUTHORIZED without a session, E_TOKENEXPIRED when it expired. */
-export const Auth = () => applyDecorators(UseGuards(SessionGuard));
+export const Auth = () => applyDecorators(UseGuards(SessionGuard), ApiBearerAuth(SESSION_AUTH));
 
 const BLOCKCHAIN_ROUTE = 'ibax:blockchain-route';
 
@@ -69,8 +71,8 @@ export class ClbRouteGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Installed on a CLB node only (see the app module). */
   canActivate(context: ExecutionContext): boolean {
-    if (this.config.nodeMode !== 'clb') return true;
     const blockchainOnly = this.reflector.getAllAndOverride<boolean>(BLOCKCHAIN_ROUTE, [
       context.getHandler(),
       context.getClass(),
