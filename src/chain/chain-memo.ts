@@ -21,6 +21,11 @@ export class ChainMemo<T> {
     });
   }
 
+  /** The kept value, without waiting; undefined when there is none (or nothing may be kept now). */
+  peek(key: string): { value: T } | undefined {
+    return this.events.reliable && this.values.has(key) ? { value: this.values.get(key)! } : undefined;
+  }
+
   async get(key: string, load: () => Promise<T>): Promise<T> {
     const reliable = this.events.reliable;
     if (reliable && this.values.has(key)) return this.values.get(key)!;

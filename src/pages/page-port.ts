@@ -145,10 +145,17 @@ export class NodeTemplatePort implements TemplatePort {
     return this.once(`sys\0${name}`, () => this.sources.platform.get(name));
   }
 
-  langRes(ecosystem: string, name: string): Promise<Record<string, string> | undefined> {
+  /** At once when kept: a menu asks for dozens of labels, and each wait is a turn of the event loop. */
+  langRes(
+    ecosystem: string,
+    name: string,
+  ): Promise<Record<string, string> | undefined> | Record<string, string> | undefined {
     const id = ecosystemIdOf(ecosystem);
-    if (id === undefined) return Promise.resolve(undefined);
-    return this.once(`lang\0${id}\0${name}`, () => this.sources.languages.translations(id, name));
+    if (id === undefined) return undefined;
+    const key = `lang\0${id}\0${name}`;
+    const kept = this.sources.reads?.peek(key);
+    if (kept) return kept.value as Record<string, string> | undefined;
+    return this.once(key, () => this.sources.languages.translations(id, name));
   }
 
   snippet(ecosystem: string, name: string): Promise<string | undefined> {

@@ -92,7 +92,18 @@ export class PagesService {
   ) {
     this.reads = new ChainMemo(events);
     this.sources = { db, tables, parameters, platform, languages, ui, txs, reads: this.reads };
+    this.wellKnownVars = {
+      guest_key: GUEST_KEY_ID.toString(),
+      guest_account: crypto.address(GUEST_KEY_ID),
+      black_hole_key: BLACK_HOLE_KEY.toString(),
+      black_hole_account: crypto.address(BLACK_HOLE_KEY),
+      white_hole_key: WHITE_HOLE_KEY.toString(),
+      white_hole_account: crypto.address(WHITE_HOLE_KEY),
+    };
   }
+
+  /** The platform's fixed keys and their accounts, as every render sees them (worked out once). */
+  private readonly wellKnownVars: Record<string, string>;
 
   private kept<T>(key: string, load: () => Promise<T>): Promise<T> {
     return this.reads.get(key, load) as Promise<T>;
@@ -191,12 +202,7 @@ export class PagesService {
     for (const [name, value] of request.values) vars[name] = value;
     vars._full = '0';
     vars.current_time = Math.floor(Date.now() / 1000).toString();
-    vars.guest_key = GUEST_KEY_ID.toString();
-    vars.guest_account = this.crypto.address(GUEST_KEY_ID);
-    vars.black_hole_key = BLACK_HOLE_KEY.toString();
-    vars.black_hole_account = this.crypto.address(BLACK_HOLE_KEY);
-    vars.white_hole_key = WHITE_HOLE_KEY.toString();
-    vars.white_hole_account = this.crypto.address(WHITE_HOLE_KEY);
+    Object.assign(vars, this.wellKnownVars);
     if (caller.loggedIn) {
       vars.ecosystem_id = caller.ecosystemId.toString();
       vars.key_id = caller.keyId.toString();

@@ -66,6 +66,18 @@ function isShown(value: unknown): value is { message: string } {
  * Every non-empty parameter becomes a lower-cased attribute (`Body` never; `Data` only in source mode). An `@Name`
  * parameter renders the calls in the attribute `name`; only then is there something to wait for.
  */
+const lowerCased = new Map<string, string>();
+
+/** Parameter names are few and repeat on every page: each is lower-cased once. */
+function lowerCase(name: string): string {
+  let lower = lowerCased.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerCased.size < 10_000) lowerCased.set(name, lower);
+  }
+  return lower;
+}
+
 function setAllAttr(c: Call): Promise<void> | undefined {
   const attr = c.node.attr;
   const full = c.r.full;
@@ -77,7 +89,7 @@ function setAllAttr(c: Call): Promise<void> | undefined {
       if (Object.keys(map).length > 0) attr[key.toLowerCase()] = map;
     } else if (key !== 'Body' && (key !== 'Data' || full) && value.length > 0) {
       c.r.grow(value.length);
-      attr[key.toLowerCase()] = value;
+      attr[lowerCase(key)] = value;
     }
     if (key.startsWith('@')) atParams = true;
   }
@@ -771,8 +783,8 @@ async function chartTag(c: Call): Promise<string> {
 }
 
 async function imageTag(c: Call): Promise<string> {
-  c.pars.Src = await c.r.parseArg(c.pars.Src);
-  return defaultTailTag(c);
+  const pars = Object.assign(dict<string>(), c.pars, { Src: await c.r.parseArg(c.pars.Src) });
+  return defaultTailTag({ ...c, pars });
 }
 
 async function menuGroupTag(c: Call): Promise<string> {
@@ -1072,6 +1084,15 @@ function tail(run: Handler, full: Handler = defaultTailFull): Implementation {
 }
 
 /** Handlers by function (and tail) name: the normal one and the source-mode one. */
+/**
+ * Whether a function only turns its text into a node (its parameters as attributes, its body as children):
+ * such a call, when its text holds no macro and no label, renders the same on every page.
+ */
+export function isPlainTag(name: string): boolean {
+  const impl = IMPLEMENTATIONS.get(name);
+  return impl !== undefined && (impl.run === defaultTag || impl.run === defaultTailTag);
+}
+
 export const IMPLEMENTATIONS = new Map<string, Implementation>([
   ['AddToolButton', both(defaultTailTag)],
   ['Address', inline(addressTag)],

@@ -31,12 +31,27 @@ export function pickFromCandidates(
   res: Record<string, unknown>,
   candidates: readonly string[],
 ): string | undefined {
-  const texts = new Map<string, string>();
-  for (const [code, text] of Object.entries(res)) {
-    if (typeof text === 'string' && text !== '') texts.set(code.toLowerCase(), text);
+  const texts = nonEmptyTexts(res);
+  for (const code of candidates) {
+    const text = texts.get(code);
+    if (text !== undefined) return text;
   }
-  for (const code of candidates) if (texts.has(code)) return texts.get(code);
   return texts.values().next().value;
+}
+
+/** Resources are read-only and kept between renders: each is indexed by lower-cased code once. */
+const indexed = new WeakMap<Record<string, unknown>, Map<string, string>>();
+
+function nonEmptyTexts(res: Record<string, unknown>): Map<string, string> {
+  let texts = indexed.get(res);
+  if (!texts) {
+    texts = new Map();
+    for (const [code, text] of Object.entries(res)) {
+      if (typeof text === 'string' && text !== '') texts.set(code.toLowerCase(), text);
+    }
+    indexed.set(res, texts);
+  }
+  return texts;
 }
 
 /** {@link pickFromCandidates} for an Accept-Language text. */

@@ -1,8 +1,9 @@
 import type { FuncSpec } from './catalog';
-import { IMPLEMENTATIONS } from './functions';
-import { LANGUAGE_LABEL, pickLanguage } from './language';
-import { expandMacros, MacroOverflow, type VarMap } from './macro';
-import { scan, type TailCall } from './scanner';
+import { IMPLEMENTATIONS, isPlainTag } from './functions';
+import { freezeNode } from './json';
+import { LANGUAGE_LABEL, languageCandidates, pickFromCandidates } from './language';
+import { expandMacros, MacroOverflow, type TemplateVar, type VarMap } from './macro';
+import { scan, type Segment, type TailCall } from './scanner';
 import { dict, HeavyPageError, type RenderLimits, type TemplateNode, type TemplatePort } from './types';
 
 export const DEFAULT_LIMITS = { timeMs: 3000, maxNodes: 100_000, maxSize: 8_000_000 };
@@ -45,20 +46,123 @@ function trimParam(input: string, unquote: boolean): string {
 
 const LABEL = LANGUAGE_LABEL;
 
+/** A static call rendered once: its nodes (frozen, shared by every page that holds the call) and what they count. */
+interface Fragment {
+  nodes: readonly TemplateNode[];
+  nodeCount: number;
+  size: number;
+}
+
+/** By the scanned call's parameter list: the call's text, which alone decides whether it is static. */
+const fragments = new WeakMap<string[], Fragment | null>();
+
+/**
+ * A call of a plain tag (Div, P, Span, …) whose text holds no `#macro#`, no `$label$` and nothing but plain
+ * tags renders the same whatever the page, the reader and the variables: it is rendered once and its nodes
+ * (and their JSON) reused, as template compilers hoist static markup. Most of a page's elements are such.
+ */
+function fragmentOf(spec: FuncSpec, params: string[]): Fragment | null {
+  let fragment = fragments.get(params);
+  if (fragment === undefined) {
+    const candidate =
+      isPlainTag(spec.name) && !params.some((param) => param.includes('#') || param.includes('$'));
+    fragment = candidate ? Renderer.renderFragment(spec, params) : null;
+    fragments.set(params, fragment);
+  }
+  return fragment;
+}
+
+class NotPlain extends Error {}
+
+type Resource = Record<string, string> | undefined;
+
+interface LangText {
+  text: string;
+  found: boolean;
+}
+
+/** Parameters with their `$label$`s replaced, and as written for those that changed. */
+interface Labelled {
+  pars: Readonly<Record<string, string>>;
+  rawPars?: Record<string, string>;
+}
+
+/** The port of a fragment's render, which reads nothing. */
+const NO_DATA = new Proxy({} as TemplatePort, {
+  get: () => () => {
+    throw new NotPlain();
+  },
+});
+
+const matchedParams = new WeakMap<string[], Readonly<Record<string, string>>>();
+
+function matchDeclaredParams(spec: FuncSpec, params: string[]): Record<string, string> {
+  const pars = dict<string>();
+  spec.paramList.forEach((name, index) => {
+    if (index < params.length) {
+      const value = params[index].trim();
+      const colon = value.indexOf(':');
+      const key = colon >= 0 ? value.slice(0, colon) : '';
+      // The reference matches names by substring of the declared list (so `Span(:x)` sets the attribute "").
+      if (colon >= 0 && spec.params.includes('#' + key)) {
+        pars['#' + key] = trimParam(value.slice(colon + 1), key !== 'Data');
+      } else if (colon >= 0 && spec.params.includes(key)) {
+        pars[key] = trimParam(value.slice(colon + 1), key !== 'Data');
+      } else {
+        pars[name] = value;
+      }
+    }
+  });
+  // A declared parameter that was not given reads as empty, as a missing key of a Go map does.
+  for (const name of spec.paramList) if (!(name in pars)) pars[name] = '';
+  return pars;
+}
+
+/** The request's variables, with source mode (`_full` = "1") kept at hand: every call asks for it. */
+class RenderVars extends Map<string, TemplateVar> {
+  full = false;
+
+  override set(name: string, variable: TemplateVar): this {
+    if (name === '_full') this.full = variable.value === '1';
+    return super.set(name, variable);
+  }
+
+  override delete(name: string): boolean {
+    if (name === '_full') this.full = false;
+    return super.delete(name);
+  }
+
+  override clear(): void {
+    this.full = false;
+    super.clear();
+  }
+}
+
+function mayHoldLabels(pars: Record<string, string>): boolean {
+  for (const key in pars) if (pars[key].includes('$')) return true;
+  return false;
+}
+
 /**
  * The renderer of one request: its variables, data sources and budgets. Pages are rendered the way the reference
  * does it: text is scanned for calls, each call's parameters are matched, its body rendered into its node, then
  * the function runs, then the node's attributes and texts get their `#var#` macros.
  */
 export class Renderer {
-  readonly vars: VarMap = new Map();
+  readonly vars: VarMap = new RenderVars();
   readonly sources = new Map<string, DataSource>();
   private readonly deadline: number;
   private readonly maxNodes: number;
   readonly maxSize: number;
   private nodes = 0;
   private size = 0;
-  private readonly langCache = new Map<string, Promise<Record<string, string> | undefined>>();
+  private steps = 0;
+  /** Rendering a static fragment: any call but a plain tag ends it. */
+  private plainOnly = false;
+  private readonly langCache = new Map<string, Promise<Resource>>();
+  private readonly langLoaded = new Map<string, Resource>();
+  /** The language codes to try, by `lang` value: a menu asks for dozens of labels in the same language. */
+  private readonly langCandidates = new Map<string, string[]>();
 
   constructor(
     readonly port: TemplatePort,
@@ -74,7 +178,7 @@ export class Renderer {
 
   /** Source mode is the variable `_full = "1"`, read each time as the reference does. */
   get full(): boolean {
-    return this.vars.get('_full')?.value === '1';
+    return (this.vars as RenderVars).full;
   }
 
   getVar(name: string): string {
@@ -101,8 +205,9 @@ export class Renderer {
     }
   }
 
+  /** The clock is read at the first step and every 32nd after: reading it at every call cost 5 % of a render. */
   checkTime(): void {
-    if (Date.now() > this.deadline) throw new HeavyPageError('time');
+    if ((this.steps++ & 31) === 0 && Date.now() > this.deadline) throw new HeavyPageError('time');
   }
 
   grow(chars: number): void {
@@ -123,15 +228,31 @@ export class Renderer {
     (owner.children ??= []).push(node);
   }
 
-  async process(input: string, owner: TemplateNode): Promise<void> {
-    for (const segment of scan(input)) {
+  /**
+   * Renders `input` into `owner`. Synchronous until a function has to wait (for data): most calls of a page
+   * never do, and a promise per call cost a fifth of a render.
+   */
+  process(input: string, owner: TemplateNode): Promise<void> | undefined {
+    return this.processFrom(scan(input), 0, owner);
+  }
+
+  private processFrom(segments: Segment[], start: number, owner: TemplateNode): Promise<void> | undefined {
+    for (let index = start; index < segments.length; index++) {
+      const segment = segments[index];
       this.checkTime();
       if (segment.kind === 'text') {
         this.appendText(owner, segment.expandNow ? this.macro(segment.text) : segment.text);
-      } else {
-        await this.callFunc(segment.spec, owner, segment.params, segment.tails);
+        continue;
+      }
+      const pending = this.callFunc(segment.spec, owner, segment.params, segment.tails);
+      if (pending) {
+        return pending.then(() => {
+          this.steps = 0; // time passed while waiting: the next step reads the clock
+          return this.processFrom(segments, index + 1, owner);
+        });
       }
     }
+    return undefined;
   }
 
   /** Renders text and keeps only its top-level text (parameters that may hold calls). */
@@ -148,31 +269,122 @@ export class Renderer {
     return input.includes('(') ? this.processToText(input) : input;
   }
 
-  async callFunc(spec: FuncSpec, owner: TemplateNode, params: string[], tails?: TailCall[]): Promise<void> {
+  /** Runs one call; a promise only when something in it waits. */
+  callFunc(
+    spec: FuncSpec,
+    owner: TemplateNode,
+    params: string[],
+    tails?: TailCall[],
+  ): Promise<void> | undefined {
     this.checkTime();
-    const pars = this.matchParams(spec, params);
-    let rawPars: Record<string, string> | undefined;
-    if (!this.full) {
-      for (const key of Object.keys(pars)) {
-        const value = pars[key];
-        if (!value.includes('$')) continue;
-        const replaced = await this.langMacro(value);
-        if (replaced !== value) {
-          pars[key] = replaced;
-          (rawPars ??= dict())[key] = value;
-        }
+    if (!tails?.length && !this.full) {
+      const fragment = fragmentOf(spec, params);
+      if (fragment) {
+        this.place(owner, fragment);
+        return undefined;
       }
     }
+    return this.callDirect(spec, owner, params, tails);
+  }
+
+  private callDirect(
+    spec: FuncSpec,
+    owner: TemplateNode,
+    params: string[],
+    tails: TailCall[] | undefined,
+  ): Promise<void> | undefined {
+    if (this.plainOnly && (tails?.length || !isPlainTag(spec.name))) throw new NotPlain();
+    const pars = this.matchParams(spec, params);
+    if (!this.full && mayHoldLabels(pars)) {
+      const labelled = this.replaceLabels(pars);
+      if (labelled instanceof Promise) {
+        return labelled.then((ready) => this.callWith(spec, owner, ready.pars, ready.rawPars, tails));
+      }
+      return this.callWith(spec, owner, labelled.pars, labelled.rawPars, tails);
+    }
+    return this.callWith(spec, owner, pars, undefined, tails);
+  }
+
+  /** A static fragment's nodes, counted against the limits as if they had been rendered here. */
+  private place(owner: TemplateNode, fragment: Fragment): void {
+    this.nodes += fragment.nodeCount;
+    if (this.nodes > this.maxNodes) throw new HeavyPageError('nodes');
+    this.grow(fragment.size);
+    (owner.children ??= []).push(...fragment.nodes);
+  }
+
+  /**
+   * Renders one call that may be static on its own: no data, no variables, only plain tags inside. Its
+   * nodes, or null when it is not static after all.
+   */
+  static renderFragment(spec: FuncSpec, params: string[]): Fragment | null {
+    const renderer = new Renderer(NO_DATA, {}, { timeMs: 0 });
+    renderer.plainOnly = true;
+    const root: TemplateNode = { tag: '', attr: dict() };
+    try {
+      const pending = renderer.callDirect(spec, root, params, undefined);
+      if (pending) {
+        // Something in it waits (an `@` parameter renders calls): rendered where it is used instead.
+        void pending.catch(() => undefined);
+        return null;
+      }
+    } catch (error) {
+      if (error instanceof NotPlain || error instanceof HeavyPageError) return null;
+      throw error;
+    }
+    const nodes = (root.children ?? []).map(freezeNode);
+    return { nodes, nodeCount: renderer.nodes, size: renderer.size };
+  }
+
+  /** `$label$` in the parameters replaced; the parameters as written returned for those that changed. */
+  private replaceLabels(matched: Readonly<Record<string, string>>): Labelled | Promise<Labelled> {
+    const replaced = dict<string>();
+    const loading: Promise<string>[] = [];
+    for (const key of Object.keys(matched)) {
+      const value = matched[key];
+      if (!value.includes('$')) continue;
+      const text = this.langMacro(value);
+      if (text instanceof Promise) loading.push(text);
+      else if (text !== value) replaced[key] = text;
+    }
+    // Once every resource is here, the second pass runs at once.
+    if (loading.length > 0) return Promise.all(loading).then(() => this.replaceLabels(matched));
+    const keys = Object.keys(replaced);
+    if (keys.length === 0) return { pars: matched };
+    const pars = Object.assign(dict<string>(), matched, replaced);
+    const rawPars = dict<string>();
+    for (const key of keys) rawPars[key] = matched[key];
+    return { pars, rawPars };
+  }
+
+  private callWith(
+    spec: FuncSpec,
+    owner: TemplateNode,
+    pars: Record<string, string>,
+    rawPars: Record<string, string> | undefined,
+    tails: TailCall[] | undefined,
+  ): Promise<void> | undefined {
     const node = this.newNode(spec.tag);
+    const call: Call = { r: this, spec, owner, node, pars, rawPars, tails };
+    // Source mode as it was before the body ran (a SetVar of `_full` in the body does not change the call).
     const full = this.full;
     if (pars.Body && spec.tag !== 'custom' && ((spec.tag !== 'if' && spec.tag !== 'elseif') || full)) {
-      await this.process(pars.Body, node);
+      const body = this.process(pars.Body, node);
+      if (body) return body.then(() => this.runHandler(call, full));
     }
-    const call: Call = { r: this, spec, owner, node, pars, rawPars, tails };
-    const impl = IMPLEMENTATIONS.get(spec.name);
-    if (!impl) throw new Error(`template function ${spec.name} has no handler`);
+    return this.runHandler(call, full);
+  }
+
+  private runHandler(call: Call, full: boolean): Promise<void> | undefined {
+    const impl = IMPLEMENTATIONS.get(call.spec.name);
+    if (!impl) throw new Error(`template function ${call.spec.name} has no handler`);
     const result = (full ? impl.full : impl.run)(call);
-    const out = typeof result === 'string' ? result : await result;
+    if (typeof result !== 'string') return result.then((out) => this.finishCall(call, out));
+    this.finishCall(call, result);
+    return undefined;
+  }
+
+  private finishCall({ node, owner }: Call, out: string): void {
     this.expandNode(node);
     if (out) {
       this.grow(out.length);
@@ -182,44 +394,41 @@ export class Renderer {
     }
   }
 
-  private matchParams(spec: FuncSpec, params: string[]): Record<string, string> {
-    const pars = dict<string>();
-    if (spec.params === '*') {
-      params.forEach((param, index) => {
-        const value = param.trim();
-        const colon = value.indexOf(':');
-        if (colon >= 0) pars[value.slice(0, colon)] = this.macro(trimParam(value.slice(colon + 1), true));
-        else pars[String(index)] = value;
-      });
-      return pars;
+  /**
+   * Parameters by name. Those of a declared list depend on the call's text alone, so they are matched once
+   * per scanned call and shared (frozen: whoever changes them works on a copy).
+   */
+  private matchParams(spec: FuncSpec, params: string[]): Readonly<Record<string, string>> {
+    if (spec.params === '*') return this.matchAnyParams(params);
+    let pars = matchedParams.get(params);
+    if (!pars) {
+      pars = Object.freeze(matchDeclaredParams(spec, params));
+      matchedParams.set(params, pars);
     }
-    spec.paramList.forEach((name, index) => {
-      if (index < params.length) {
-        const value = params[index].trim();
-        const colon = value.indexOf(':');
-        const key = colon >= 0 ? value.slice(0, colon) : '';
-        // The reference matches names by substring of the declared list (so `Span(:x)` sets the attribute "").
-        if (colon >= 0 && spec.params.includes('#' + key)) {
-          pars['#' + key] = trimParam(value.slice(colon + 1), key !== 'Data');
-        } else if (colon >= 0 && spec.params.includes(key)) {
-          pars[key] = trimParam(value.slice(colon + 1), key !== 'Data');
-        } else {
-          pars[name] = value;
-        }
-      }
+    return pars;
+  }
+
+  /** `*` functions: `Name: value` pairs (macros expanded at once) and positional values by index. */
+  private matchAnyParams(params: string[]): Record<string, string> {
+    const pars = dict<string>();
+    params.forEach((param, index) => {
+      const value = param.trim();
+      const colon = value.indexOf(':');
+      if (colon >= 0) pars[value.slice(0, colon)] = this.macro(trimParam(value.slice(colon + 1), true));
+      else pars[String(index)] = value;
     });
-    // A declared parameter that was not given reads as empty, as a missing key of a Go map does.
-    for (const name of spec.paramList) if (!(name in pars)) pars[name] = '';
     return pars;
   }
 
   /** After a function ran: macros in its attributes (but `#name` ones), in its text and its children's. */
   private expandNode(node: TemplateNode): void {
     const attr = node.attr;
+    let hashKeys: string[] | undefined;
     for (const key of Object.keys(attr)) {
       const value = attr[key];
       if (typeof value === 'string') {
-        if (!key.startsWith('#')) attr[key] = this.macro(value);
+        if (key.startsWith('#')) (hashKeys ??= []).push(key);
+        else if (value.includes('#')) attr[key] = this.macro(value);
       } else if (
         key !== 'errredirect' &&
         value &&
@@ -238,15 +447,14 @@ export class Renderer {
         }
       }
     }
-    for (const key of Object.keys(attr)) {
-      const value = attr[key];
-      if (typeof value === 'string' && key.startsWith('#')) {
-        attr[key.slice(1)] = value;
-        delete attr[key];
-      }
+    // `#name` attributes are kept as written, under their name (after the others: they win over `name`).
+    for (const key of hashKeys ?? []) {
+      attr[key.slice(1)] = attr[key];
+      delete attr[key];
     }
-    if (node.text) node.text = this.macro(node.text);
-    for (const child of node.children ?? []) if (child.text) child.text = this.macro(child.text);
+    if (node.text?.includes('#')) node.text = this.macro(node.text);
+    for (const child of node.children ?? [])
+      if (child.text?.includes('#')) child.text = this.macro(child.text);
   }
 
   /** Runs the tails of a node (`.Style`, `.Where`, …) against it. */
@@ -254,8 +462,11 @@ export class Renderer {
     for (const tail of call.tails ?? []) await this.callFunc(tail.spec, call.node, tail.params);
   }
 
-  /** The `res` translations of a language resource (`@2name` reads ecosystem 2's), cached per render. */
-  private languageResource(name: string): Promise<Record<string, string> | undefined> {
+  /**
+   * The `res` translations of a language resource (`@2name` reads ecosystem 2's), read once per render; at
+   * once when this render (or the port) has it already, so that labels cost no wait.
+   */
+  private languageResource(name: string): Resource | Promise<Resource> {
     let ecosystem = this.getVar('ecosystem_id');
     let resource = name;
     const match = /^@(\d+)(.+)$/.exec(name);
@@ -264,31 +475,55 @@ export class Renderer {
       resource = match[2];
     }
     const key = ecosystem + '\u0000' + resource;
-    let found = this.langCache.get(key);
-    if (!found) {
-      found = Promise.resolve(this.port.langRes(ecosystem, resource));
-      this.langCache.set(key, found);
+    if (this.langLoaded.has(key)) return this.langLoaded.get(key);
+    let pending = this.langCache.get(key);
+    if (!pending) {
+      const answer = this.port.langRes(ecosystem, resource);
+      if (!(answer instanceof Promise)) {
+        this.langLoaded.set(key, answer);
+        return answer;
+      }
+      pending = answer.then((loaded) => {
+        this.langLoaded.set(key, loaded);
+        return loaded;
+      });
+      this.langCache.set(key, pending);
     }
-    return found;
+    return pending;
   }
 
   /** A language resource's text for `lang` (the request's when empty); `found` false leaves the name. */
-  async langText(name: string, lang = ''): Promise<{ text: string; found: boolean }> {
-    const res = await this.languageResource(name);
+  langText(name: string, lang = ''): LangText | Promise<LangText> {
+    const res = this.languageResource(name);
+    return res instanceof Promise
+      ? res.then((loaded) => this.pickText(name, loaded, lang))
+      : this.pickText(name, res, lang);
+  }
+
+  private pickText(name: string, res: Resource, lang: string): LangText {
     if (!res) return { text: name, found: false };
-    const text = pickLanguage(res, lang || this.getVar('lang'));
+    const accept = lang || this.getVar('lang');
+    let candidates = this.langCandidates.get(accept);
+    if (!candidates) {
+      candidates = languageCandidates(accept);
+      this.langCandidates.set(accept, candidates);
+    }
+    const text = pickFromCandidates(res, candidates);
     return text === undefined ? { text: name, found: false } : { text, found: true };
   }
 
   /** `$label$` in a parameter: the resource's text, or left as written when there is none. */
-  async langMacro(text: string): Promise<string> {
+  langMacro(text: string): string | Promise<string> {
     if (!text.includes('$')) return text;
     const names = [...text.matchAll(LABEL)].map((match) => match[1]);
     if (names.length === 0) return text;
+    const loading = names.map((name) => this.languageResource(name)).filter((res) => res instanceof Promise);
+    // Once every resource is here, the replacement below runs at once.
+    if (loading.length > 0) return Promise.all(loading).then(() => this.langMacro(text));
     const found = new Map<string, string>();
     for (const name of names) {
       if (found.has(name)) continue;
-      const result = await this.langText(name);
+      const result = this.langText(name) as LangText;
       if (result.found) found.set(name, result.text);
     }
     return text.replace(LABEL, (whole, name: string) => found.get(name) ?? whole);

@@ -87,6 +87,56 @@ describe('template library', () => {
     ).rejects.toMatchObject({ limit: 'time' });
   });
 
+  it('renders labels the same whether the port answers at once or later', async () => {
+    class LaterPort extends FakePort {
+      override langRes(ecosystem: string, name: string): Record<string, string> | undefined {
+        return Promise.resolve(super.langRes(ecosystem, name)) as unknown as
+          Record<string, string> | undefined;
+      }
+    }
+    const template =
+      'Span($hello$ and $@2hello$ $missing$)MenuItem(Title: "$hello$", Page: p)LangRes(hello, fr)' +
+      'Div(x){P($hello$)}Button(Body: $hello$, Page: p).Alert(Text: $hello$)';
+    for (const lang of ['en', 'fr', 'en-GB']) {
+      const vars = { ...VARS, lang };
+      const now = await renderTemplateJson(template, { port: new FakePort(), vars });
+      expect(await renderTemplateJson(template, { port: new LaterPort(), vars })).toBe(now);
+      expect(now).toContain(lang === 'fr' ? 'Bonjour' : 'Hello');
+    }
+  });
+
+  it('renders static markup the same every time, counted against the limits each time', async () => {
+    const staticPart = 'Div(Class: row){Span(Row 1) P(Text with Em(emphasis) and Strong(strength))}';
+    const template = `${staticPart}If(#show#){${staticPart}}.Else{Span(none)}ForList(src){${staticPart}}`;
+    const vars = { ...VARS, show: '1' };
+    const first = await renderTemplateJson(template, { port: new FakePort(), vars });
+    const again = await renderTemplateJson(template, { port: new FakePort(), vars });
+    expect(again).toBe(first);
+    expect(
+      await renderTemplateJson(`${staticPart}If(0){${staticPart}}.Else{Span(none)}`, {
+        port: new FakePort(),
+        vars,
+      }),
+    ).toBe(
+      `${first.slice(0, first.indexOf('}]}]},') + 6)}{"tag":"span","children":[{"tag":"text","text":"none"}]}]`,
+    );
+    // The nodes of a static part count as if rendered: a render one node short stops, before the part is
+    // kept (a text not rendered yet) and after.
+    const part = (row: number) =>
+      `Div(Class: row){Span(Row ${row}) P(Text with Em(emphasis) and Strong(strength))}`;
+    const counted = await renderTemplateJson(part(2) + part(2), { port: new FakePort(), vars });
+    // Every node of the tree, and the render's root.
+    const nodes = counted.split('"tag"').length;
+    for (let round = 0; round < 2; round++) {
+      await expect(
+        renderTemplate(part(3) + part(3), { port: new FakePort(), vars, limits: { maxNodes: nodes - 1 } }),
+      ).rejects.toMatchObject({ limit: 'nodes' });
+    }
+    await expect(
+      renderTemplate(part(3) + part(3), { port: new FakePort(), vars, limits: { maxNodes: nodes } }),
+    ).resolves.toHaveLength(2);
+  });
+
   it('lets other port errors through', async () => {
     const port = new FakePort();
     port.systemParam = () => {
