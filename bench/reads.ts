@@ -198,6 +198,17 @@ async function main(): Promise<void> {
         },
       },
     ];
+    const sample = await fetch(`${base}/content/page/bench_page`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'lang=en',
+    });
+    const answer = await sample.text();
+    const parsed = JSON.parse(answer) as { tree: unknown; menutree: unknown };
+    console.log(
+      `page answer: ${answer.length.toLocaleString('en')} bytes; page tree ${JSON.stringify(parsed.tree).length.toLocaleString('en')}, ` +
+        `menu tree ${JSON.stringify(parsed.menutree).length.toLocaleString('en')}`,
+    );
     const helloUrl = `http://127.0.0.1:${HELLO_PORT}/`;
     const before = await measure(helloUrl, hello.pid!);
     const results: { name: string; perSecond: number; cpuUs: number; target: string }[] = [];
