@@ -138,6 +138,33 @@ class RenderVars extends Map<string, TemplateVar> {
   }
 }
 
+/** The label names in a text, by text: a page's texts repeat on every render. */
+const labelNames = new Map<string, string[]>();
+
+function labelsIn(text: string): string[] {
+  let names = labelNames.get(text);
+  if (!names) {
+    names = [...text.matchAll(LABEL)].map((match) => match[1]);
+    if (labelNames.size >= 10_000) labelNames.clear();
+    labelNames.set(text, names);
+  }
+  return names;
+}
+
+const resourceNames = new Map<string, { ecosystem?: string; resource: string }>();
+
+/** `@2name` names ecosystem 2's resource `name`; a plain name, the page's ecosystem's. */
+function resourceName(name: string): { ecosystem?: string; resource: string } {
+  let named = resourceNames.get(name);
+  if (!named) {
+    const match = /^@(\d+)(.+)$/.exec(name);
+    named = match ? { ecosystem: match[1], resource: match[2] } : { resource: name };
+    if (resourceNames.size >= 10_000) resourceNames.clear();
+    resourceNames.set(name, named);
+  }
+  return named;
+}
+
 function mayHoldLabels(pars: Record<string, string>): boolean {
   for (const key in pars) if (pars[key].includes('$')) return true;
   return false;
@@ -467,13 +494,9 @@ export class Renderer {
    * once when this render (or the port) has it already, so that labels cost no wait.
    */
   private languageResource(name: string): Resource | Promise<Resource> {
-    let ecosystem = this.getVar('ecosystem_id');
-    let resource = name;
-    const match = /^@(\d+)(.+)$/.exec(name);
-    if (match) {
-      ecosystem = match[1];
-      resource = match[2];
-    }
+    const named = resourceName(name);
+    const ecosystem = named.ecosystem ?? this.getVar('ecosystem_id');
+    const resource = named.resource;
     const key = ecosystem + '\u0000' + resource;
     if (this.langLoaded.has(key)) return this.langLoaded.get(key);
     let pending = this.langCache.get(key);
@@ -515,7 +538,7 @@ export class Renderer {
   /** `$label$` in a parameter: the resource's text, or left as written when there is none. */
   langMacro(text: string): string | Promise<string> {
     if (!text.includes('$')) return text;
-    const names = [...text.matchAll(LABEL)].map((match) => match[1]);
+    const names = labelsIn(text);
     if (names.length === 0) return text;
     const loading = names.map((name) => this.languageResource(name)).filter((res) => res instanceof Promise);
     // Once every resource is here, the replacement below runs at once.
