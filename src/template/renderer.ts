@@ -72,6 +72,40 @@ function fragmentOf(spec: FuncSpec, params: string[]): Fragment | null {
   return fragment;
 }
 
+/** Calls with labels, by their parameters once the labels gave their texts (one entry per language, mostly). */
+const labelledFragments = new WeakMap<string[], Map<string, Fragment | null>>();
+
+/**
+ * A plain-tag call whose only variable parts are `$label$`s: static for the texts they gave (a menu's items,
+ * for each language).
+ */
+function labelledFragmentOf(
+  spec: FuncSpec,
+  params: string[],
+  pars: Readonly<Record<string, string>>,
+): Fragment | null {
+  if (!isPlainTag(spec.name) || params.some((param) => param.includes('#'))) return null;
+  let key = '';
+  for (const name in pars) {
+    const value = pars[name];
+    // A label text may hold a macro, and a label left as written (no resource) may have one later.
+    if (value.includes('#') || value.includes('$')) return null;
+    key += name + '\u0001' + value + '\u0000';
+  }
+  let byTexts = labelledFragments.get(params);
+  if (!byTexts) {
+    byTexts = new Map();
+    labelledFragments.set(params, byTexts);
+  }
+  let fragment = byTexts.get(key);
+  if (fragment === undefined) {
+    fragment = Renderer.renderFragment(spec, pars);
+    if (byTexts.size >= 64) byTexts.clear();
+    byTexts.set(key, fragment);
+  }
+  return fragment;
+}
+
 class NotPlain extends Error {}
 
 type Resource = Record<string, string> | undefined;
@@ -138,17 +172,30 @@ class RenderVars extends Map<string, TemplateVar> {
   }
 }
 
-/** The label names in a text, by text: a page's texts repeat on every render. */
-const labelNames = new Map<string, string[]>();
+/** A text with labels: its literal pieces, and between each two the name of a label. */
+interface LabelledText {
+  names: string[];
+  pieces: string[];
+}
 
-function labelsIn(text: string): string[] {
-  let names = labelNames.get(text);
-  if (!names) {
-    names = [...text.matchAll(LABEL)].map((match) => match[1]);
-    if (labelNames.size >= 10_000) labelNames.clear();
-    labelNames.set(text, names);
+/** The labels in a text, by text: a page's texts repeat on every render. */
+const labelledTexts = new Map<string, LabelledText>();
+
+function labelsIn(text: string): LabelledText {
+  let found = labelledTexts.get(text);
+  if (!found) {
+    found = { names: [], pieces: [] };
+    let last = 0;
+    for (const match of text.matchAll(LABEL)) {
+      found.pieces.push(text.slice(last, match.index));
+      found.names.push(match[1]);
+      last = match.index + match[0].length;
+    }
+    found.pieces.push(text.slice(last));
+    if (labelledTexts.size >= 10_000) labelledTexts.clear();
+    labelledTexts.set(text, found);
   }
-  return names;
+  return found;
 }
 
 const resourceNames = new Map<string, { ecosystem?: string; resource: string }>();
@@ -187,7 +234,7 @@ export class Renderer {
   /** Rendering a static fragment: any call but a plain tag ends it. */
   private plainOnly = false;
   private readonly langCache = new Map<string, Promise<Resource>>();
-  private readonly langLoaded = new Map<string, Resource>();
+  private readonly langLoaded = new Map<string, Map<string, Resource>>();
   /** The language codes to try, by `lang` value: a menu asks for dozens of labels in the same language. */
   private readonly langCandidates = new Map<string, string[]>();
 
@@ -325,11 +372,29 @@ export class Renderer {
     if (!this.full && mayHoldLabels(pars)) {
       const labelled = this.replaceLabels(pars);
       if (labelled instanceof Promise) {
-        return labelled.then((ready) => this.callWith(spec, owner, ready.pars, ready.rawPars, tails));
+        return labelled.then((ready) => this.callLabelled(spec, owner, params, ready, tails));
       }
-      return this.callWith(spec, owner, labelled.pars, labelled.rawPars, tails);
+      return this.callLabelled(spec, owner, params, labelled, tails);
     }
     return this.callWith(spec, owner, pars, undefined, tails);
+  }
+
+  /** A call whose labels are replaced: static like any other when the texts they gave are. */
+  private callLabelled(
+    spec: FuncSpec,
+    owner: TemplateNode,
+    params: string[],
+    labelled: Labelled,
+    tails: TailCall[] | undefined,
+  ): Promise<void> | undefined {
+    if (!tails?.length) {
+      const fragment = labelledFragmentOf(spec, params, labelled.pars);
+      if (fragment) {
+        this.place(owner, fragment);
+        return undefined;
+      }
+    }
+    return this.callWith(spec, owner, labelled.pars, labelled.rawPars, tails);
   }
 
   /** A static fragment's nodes, counted against the limits as if they had been rendered here. */
@@ -344,12 +409,17 @@ export class Renderer {
    * Renders one call that may be static on its own: no data, no variables, only plain tags inside. Its
    * nodes, or null when it is not static after all.
    */
-  static renderFragment(spec: FuncSpec, params: string[]): Fragment | null {
+  static renderFragment(
+    spec: FuncSpec,
+    params: string[] | Readonly<Record<string, string>>,
+  ): Fragment | null {
     const renderer = new Renderer(NO_DATA, {}, { timeMs: 0 });
     renderer.plainOnly = true;
     const root: TemplateNode = { tag: '', attr: dict() };
     try {
-      const pending = renderer.callDirect(spec, root, params, undefined);
+      const pending = Array.isArray(params)
+        ? renderer.callDirect(spec, root, params, undefined)
+        : renderer.callWith(spec, root, params, undefined, undefined);
       if (pending) {
         // Something in it waits (an `@` parameter renders calls): rendered where it is used instead.
         void pending.catch(() => undefined);
@@ -497,18 +567,25 @@ export class Renderer {
     const named = resourceName(name);
     const ecosystem = named.ecosystem ?? this.getVar('ecosystem_id');
     const resource = named.resource;
+    // By ecosystem, then name: both strings are kept (and their hashes with them), a joined key is not.
+    let loaded = this.langLoaded.get(ecosystem);
+    if (!loaded) {
+      loaded = new Map();
+      this.langLoaded.set(ecosystem, loaded);
+    }
+    if (loaded.has(resource)) return loaded.get(resource);
     const key = ecosystem + '\u0000' + resource;
-    if (this.langLoaded.has(key)) return this.langLoaded.get(key);
     let pending = this.langCache.get(key);
     if (!pending) {
       const answer = this.port.langRes(ecosystem, resource);
+      const byName = loaded;
       if (!(answer instanceof Promise)) {
-        this.langLoaded.set(key, answer);
+        byName.set(resource, answer);
         return answer;
       }
-      pending = answer.then((loaded) => {
-        this.langLoaded.set(key, loaded);
-        return loaded;
+      pending = answer.then((res) => {
+        byName.set(resource, res);
+        return res;
       });
       this.langCache.set(key, pending);
     }
@@ -538,17 +615,20 @@ export class Renderer {
   /** `$label$` in a parameter: the resource's text, or left as written when there is none. */
   langMacro(text: string): string | Promise<string> {
     if (!text.includes('$')) return text;
-    const names = labelsIn(text);
+    const { names, pieces } = labelsIn(text);
     if (names.length === 0) return text;
-    const loading = names.map((name) => this.languageResource(name)).filter((res) => res instanceof Promise);
-    // Once every resource is here, the replacement below runs at once.
-    if (loading.length > 0) return Promise.all(loading).then(() => this.langMacro(text));
-    const found = new Map<string, string>();
+    let loading: Promise<Resource>[] | undefined;
     for (const name of names) {
-      if (found.has(name)) continue;
-      const result = this.langText(name) as LangText;
-      if (result.found) found.set(name, result.text);
+      const res = this.languageResource(name);
+      if (res instanceof Promise) (loading ??= []).push(res);
     }
-    return text.replace(LABEL, (whole, name: string) => found.get(name) ?? whole);
+    // Once every resource is here, the replacement below runs at once.
+    if (loading) return Promise.all(loading).then(() => this.langMacro(text));
+    let out = pieces[0];
+    for (let index = 0; index < names.length; index++) {
+      const result = this.langText(names[index]) as LangText;
+      out += (result.found ? result.text : `$${names[index]}$`) + pieces[index + 1];
+    }
+    return out;
   }
 }
