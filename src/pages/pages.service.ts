@@ -109,6 +109,23 @@ export class PagesService {
     return this.reads.get(key, load) as Promise<T>;
   }
 
+  /**
+   * A row kept like any read, its absence too (a page naming a menu that does not exist would otherwise
+   * ask the database on every render): E_NOTFOUND either way.
+   */
+  private async keptRow<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const found = await this.kept(key, async () => {
+      try {
+        return { row: await load() };
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'E_NOTFOUND') return undefined;
+        throw error;
+      }
+    });
+    if (!found) throw new ApiError('E_NOTFOUND');
+    return found.row;
+  }
+
   /** The page and its menu (the menu of the session's ecosystem), rendered under one deadline. */
   async page(name: string, request: ContentRequest): Promise<PageContent> {
     const page = await this.findPage(name, request.caller.ecosystemId);
@@ -186,7 +203,7 @@ export class PagesService {
   private async findPage(name: string, sessionEcosystem: bigint): Promise<PageRow> {
     const { ecosystem, name: pageName } = this.qualified(name, sessionEcosystem);
     try {
-      return await this.kept(`page\0${ecosystem}\0${pageName}`, () => this.ui.page(ecosystem, pageName));
+      return await this.keptRow(`page\0${ecosystem}\0${pageName}`, () => this.ui.page(ecosystem, pageName));
     } catch (error) {
       throw serverError(error);
     }
@@ -226,7 +243,7 @@ export class PagesService {
   }
 
   private menuRow(ecosystem: bigint, name: string): ReturnType<InterfaceService['menu']> {
-    return this.kept(`menu\0${ecosystem}\0${name}`, () => this.ui.menu(ecosystem, name));
+    return this.keptRow(`menu\0${ecosystem}\0${name}`, () => this.ui.menu(ecosystem, name));
   }
 
   private async ecosystemName(id: bigint): Promise<string> {

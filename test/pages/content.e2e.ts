@@ -368,6 +368,32 @@ describe('errors', () => {
     });
   });
 
+  it('finds a page and a menu that were missing as soon as a transaction creates them', async () => {
+    for (let round = 0; round < 2; round++) {
+      expectRestError(await founder.postForm('/api/v2/content/page/late_page', {}), 404, 'E_NOTFOUND');
+      expectRestError(await founder.postForm('/api/v2/content/menu/late_menu', {}), 404, 'E_NOTFOUND');
+    }
+    await must('NewMenu', {
+      Name: 'late_menu',
+      Value: 'MenuItem(Title: Late, Page: late_page)',
+      Conditions: 'true',
+    });
+    await must('NewPage', {
+      ApplicationId: 1,
+      Name: 'late_page',
+      Value: 'Div(box){Late text}',
+      Menu: 'late_menu',
+      Conditions: 'true',
+    });
+    const page = await founder.postForm('/api/v2/content/page/late_page', {});
+    expect(page.status).toBe(200);
+    expect(page.text).toBe(
+      '{"menu":"late_menu","menutree":[{"tag":"menuitem","attr":{"page":"late_page","title":"Late"}}],' +
+        '"tree":[{"tag":"div","attr":{"class":"box"},"children":[{"tag":"text","text":"Late text"}]}],"nodesCount":1}',
+    );
+    expect((await founder.postForm('/api/v2/content/menu/late_menu', {})).status).toBe(200);
+  });
+
   it('E_HEAVYPAGE past the node budget, and past the time budget', async () => {
     for (const path of ['content/page/heavy', 'content/hash/heavy']) {
       expectRestError(
