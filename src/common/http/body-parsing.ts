@@ -1,5 +1,6 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import qs from 'qs';
 import type { RequestLimits } from '../../config';
 import { ApiError } from '../api-error';
 import type { ApiRequest, UploadedPart } from './api-request';
@@ -67,12 +68,88 @@ export function bodyParsing(
       // after more work).
       if (!('body' in req)) (req as { body?: unknown }).body = undefined;
       done();
+    } else if (isSmallUtf8Form(req, limits)) {
+      readSmallForm(req, limits, done);
     } else if (req.is('multipart/form-data')) {
       multipart(req, done);
     } else {
       urlencoded(req, res, (error) => done(error ?? oversizedField(req.body, limits.formFieldSize)));
     }
   };
+}
+
+/** Forms up to this size take the short way (a page or list request sends a few short values). */
+const SMALL_FORM_BYTES = 16 * 1024;
+const FORM_TYPE =
+  /^application\/x-www-form-urlencoded[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*"?utf-8"?[ \t]*)?$/i;
+
+/**
+ * A short UTF-8 urlencoded body with its length given and no content encoding. Anything else (gzip,
+ * another charset, chunked, large) goes through body-parser, which refuses or reads it.
+ */
+function isSmallUtf8Form(req: Request, limits: RequestLimits): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return false;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const length = Number(req.headers['content-length']);
+  const type = req.headers['content-type'];
+  return (
+    Number.isInteger(length) &&
+    length <= Math.min(SMALL_FORM_BYTES, limits.body) &&
+    type !== undefined &&
+    FORM_TYPE.test(type)
+  );
+}
+
+/**
+ * Reads a short form the way express.urlencoded({ extended: false }) does — the same qs options, parameter
+ * limit, UTF-8 check and errors (test/request-form.e2e.ts compares them) — without its content-type,
+ * charset and stream machinery, which cost more than the rest of a page request's reading.
+ */
+function readSmallForm(req: Request, limits: RequestLimits, done: (error?: unknown) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.once('error', done);
+  req.once('end', () => {
+    let body: Record<string, unknown>;
+    try {
+      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      assertUtf8(buffer);
+      body = parseUrlencoded(buffer.toString('utf8'), limits.formFields);
+    } catch (error) {
+      done(error);
+      return;
+    }
+    (req as { body?: unknown }).body = body;
+    done(oversizedField(body, limits.formFieldSize));
+  });
+}
+
+function parseUrlencoded(text: string, parameterLimit: number): Record<string, unknown> {
+  if (text.length === 0) return {};
+  let count = 0;
+  let index = -1;
+  do {
+    if (++count > parameterLimit) {
+      throw Object.assign(new Error('too many parameters'), { status: 413, type: 'parameters.too.many' });
+    }
+    index = text.indexOf('&', index + 1);
+  } while (index !== -1);
+  try {
+    return qs.parse(text, {
+      allowPrototypes: true,
+      arrayLimit: count,
+      depth: 0,
+      charset: 'utf-8',
+      parameterLimit,
+      strictDepth: true,
+    });
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw Object.assign(new Error('The input exceeded the depth'), { status: 400 });
+    }
+    throw error;
+  }
 }
 
 /** A body follows the headers (the rule body-parser and type-is apply). */
