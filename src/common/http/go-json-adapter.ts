@@ -19,7 +19,27 @@ export class GoJsonExpressAdapter extends ExpressAdapter {
       const file = new StreamableFile(body.data, { type: body.contentType, length: body.data.length });
       return super.reply(response, file, statusCode);
     }
-    response.setHeader('Content-Type', JSON_CONTENT_TYPE);
-    return super.reply(response, goJsonStringify(body), statusCode);
+    return sendJson(response, goJsonStringify(body), statusCode);
   }
+}
+
+/**
+ * Writes JSON text as Express's `res.send` would (same headers, HEAD and 204/304 handled alike) without its
+ * per-answer work this node never needs: parsing and re-writing the Content-Type it was given, and the
+ * freshness check (no ETag is sent).
+ */
+function sendJson(response: Response, json: string, statusCode?: number): Response {
+  if (statusCode) response.statusCode = statusCode;
+  if (response.statusCode === 204 || response.statusCode === 304) {
+    response.removeHeader('Content-Type');
+    response.removeHeader('Content-Length');
+    response.removeHeader('Transfer-Encoding');
+    response.end();
+    return response;
+  }
+  response.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  response.setHeader('Content-Length', Buffer.byteLength(json, 'utf8'));
+  if (response.req.method === 'HEAD') response.end();
+  else response.end(json, 'utf8');
+  return response;
 }
