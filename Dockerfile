@@ -2,12 +2,13 @@
 # The IBAX node. Build: docker build -t ibax-node-ts .   Run: see compose.yaml and the README.
 # CI cannot run Docker: scripts/check-production-start.sh performs the same build and start without it.
 
-# Build stage: every dependency, TypeScript compiled to dist/.
+# Build stage: every dependency; the TypeScript checked and bundled into dist/main.js (scripts/bundle.cjs).
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
+COPY scripts/bundle.cjs ./scripts/
 COPY src ./src
 RUN npm run build
 
@@ -31,4 +32,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||7079)+'/readyz').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 # SIGTERM stops the node gracefully (it finishes its block and requests, closes the database, exits 0).
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "dist/main.js"]

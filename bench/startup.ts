@@ -6,7 +6,7 @@
  *
  *   npm run bench:startup
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:startup
- *   # knobs: REPEAT (3), IDLE_MS (5000), BUILT=1 (dist/src/main.js instead of the sources; BUILT=<dir>: <dir>/src/main.js), NODE_ENV_EXTRA
+ *   # knobs: REPEAT (3), IDLE_MS (5000), BUILT=1 (dist/main.js instead of npm start's; BUILT=<dir>: <dir>/main.js), NODE_ENV_EXTRA
  *   #        ("KEY=value KEY2=value", passed to the node), NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { freshDatabase, percentile, rssMb, sleep, startNodeProcess } from './sup
 const REPEAT = Number(process.env.REPEAT ?? 3);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 5000);
 const PORT = Number(process.env.BENCH_PORT ?? 7396);
-/** BUILT=1 runs `dist/src/main.js`; BUILT=<dir> runs `<dir>/src/main.js`. */
+/** BUILT=1 runs `dist/main.js`; BUILT=<dir> runs `<dir>/main.js`. */
 const BUILT = process.env.BUILT;
 const EXTRA_ENV = Object.fromEntries(
   (process.env.NODE_ENV_EXTRA ?? '')
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     }
   }
   const where = process.env.BENCH_DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
-  console.log(`${where}, ${BUILT ? 'built' : 'sources (swc)'}, medians of ${REPEAT}:`);
+  console.log(`${where}, ${BUILT ? 'built (npm run start:prod)' : 'npm start'}, medians of ${REPEAT}:`);
   report('first start', first);
   report('second start', second);
 }

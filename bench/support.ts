@@ -67,7 +67,7 @@ export interface NodeProcess {
 }
 
 /**
- * Starts the node (`src/main.ts`) as its own process and waits until `/readyz` answers 200. NODE_ARGS
+ * Starts the node (`npm start`'s scripts/start.cjs, or the built `dist/main.js`) as its own process and waits until `/readyz` answers 200. NODE_ARGS
  * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles it; NODE_LOG=<file> keeps its log.
  */
 export async function startNodeProcess(options: {
@@ -75,16 +75,14 @@ export async function startNodeProcess(options: {
   databaseUrl?: string;
   dataDir?: string;
   env?: Record<string, string>;
-  /** Run the built node (`dist/src/main.js`) instead of the sources. */
+  /** Run the built node (`dist/main.js`, `npm run start:prod`) instead of `npm start`'s. */
   built?: boolean;
   /** Where the built node is (default `dist`). */
   builtDir?: string;
 }): Promise<NodeProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ibax-bench-'));
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = options.built
-    ? [join(options.builtDir ?? 'dist', 'src/main.js')]
-    : ['-r', '@swc-node/register', 'src/main.ts'];
+  const entry = options.built ? [join(options.builtDir ?? 'dist', 'main.js')] : ['scripts/start.cjs'];
   const started = Date.now();
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: {

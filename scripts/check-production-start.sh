@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The container image's build and start, checked without Docker (CI has none): `npm run build`, then in an
 # empty directory only what the runtime stage holds — dist/ and package*.json with `npm ci --omit=dev` —
-# and `node dist/src/main.js` must become ready (/readyz 200), serve, and stop with exit 0 on SIGTERM.
+# and `node dist/main.js` must become ready (/readyz 200), serve, and stop with exit 0 on SIGTERM.
 # Uses DATABASE_URL when set, the embedded database otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ fi
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 url="http://127.0.0.1:$port"
 (cd "$work" && exec env DATA_DIR="$work/data" HOST=127.0.0.1 PORT="$port" LOG_LEVEL=warn \
-  DATABASE_URL="${DATABASE_URL:-}" node dist/src/main.js) &
+  DATABASE_URL="${DATABASE_URL:-}" node dist/main.js) &
 pid=$!
 
 ready=""
@@ -42,6 +42,8 @@ metrics=$(curl -fsS "$url/metrics")
 grep -q '^ibax_chain_height 1$' <<<"$metrics"
 openapi=$(curl -fsS "$url/api/v2/openapi.json")
 grep -q '"openapi":"3.1.0"' <<<"$openapi"
+# The browsable UI's files come from swagger-ui-dist in node_modules, beside the bundle.
+curl -fsS "$url/api/docs/swagger-ui-bundle.js" >/dev/null
 
 kill -TERM "$pid"
 set +e

@@ -23,7 +23,7 @@ export function readBuildInfo(root = process.cwd(), env = process.env): BuildInf
   };
 }
 
-/** The project's package.json, from src/ (npm start) or dist/src/ (the compiled node). */
+/** The project's package.json, above src/ (tests), dist/ (the built node) or the bundle npm start keeps in node_modules/.cache. */
 function packageFile(): string {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const candidate = join(dir, 'package.json');

@@ -42,7 +42,7 @@ describe('Dockerfile', () => {
     expect(runs(build).join('\n')).toMatch(/npm run build/);
     expect(runtime.some((i) => i.keyword === 'COPY' && /--from=build\s+\S*dist\s/.test(i.args))).toBe(true);
     const cmd = runtime.find((i) => i.keyword === 'CMD')!;
-    expect(JSON.parse(cmd.args)).toEqual(['node', 'dist/src/main.js']);
+    expect(JSON.parse(cmd.args)).toEqual(['node', 'dist/main.js']);
   });
 
   it('installs production dependencies only, copies the build configuration the build reads', () => {
@@ -68,12 +68,40 @@ describe('Dockerfile', () => {
   });
 });
 
+/** Whether .dockerignore's patterns (names, folders, `*.ext`, `!` to take back) keep `path` out. */
+function ignoredByDocker(path: string, patterns: string[]): boolean {
+  let ignored = false;
+  for (const line of patterns.map((pattern) => pattern.trim())) {
+    if (line === '' || line.startsWith('#')) continue;
+    const negated = line.startsWith('!');
+    const pattern = negated ? line.slice(1) : line;
+    const matches =
+      path === pattern ||
+      path.startsWith(`${pattern}/`) ||
+      (pattern.startsWith('*.') && path.endsWith(pattern.slice(1)));
+    if (matches) ignored = !negated;
+  }
+  return ignored;
+}
+
 describe('.dockerignore', () => {
+  const patterns = readFileSync('.dockerignore', 'utf8').split('\n');
+
   it('keeps dependencies, builds, data and secrets out of the build context', () => {
-    const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
     for (const entry of ['node_modules', 'dist', 'data', '.env', '.git', '.test-data']) {
-      expect(ignored).toContain(entry);
+      expect(patterns).toContain(entry);
+      expect(ignoredByDocker(entry, patterns)).toBe(true);
     }
+  });
+
+  it('lets in every file the build stage copies from the context', () => {
+    const copies = dockerInstructions(readFileSync('Dockerfile', 'utf8')).filter(
+      (i) => i.keyword === 'COPY' && !i.args.startsWith('--from'),
+    );
+    const sources = copies.flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    expect(sources).toContain('scripts/bundle.cjs');
+    for (const source of sources)
+      expect([source, ignoredByDocker(source, patterns)]).toEqual([source, false]);
   });
 });
 

@@ -22,7 +22,7 @@ export interface ChildNode {
 }
 
 /**
- * The real node as its own process (`src/main.ts`, as `npm start` runs it), so that signals hit it and
+ * The real node as its own process, as `npm start` runs it (scripts/start.cjs), so that signals hit it and
  * nothing else; resolves once `/readyz` answers 200.
  */
 export async function startChildNode(options: {
@@ -40,7 +40,7 @@ export async function startChildNode(options: {
     DATABASE_URL: options.databaseUrl ?? '',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.cjs'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -7,8 +7,8 @@ import { join } from 'node:path';
  * this order: row id = index + 1, contract id = 5000 + row id. `NewEcosystem` copies the `perEcosystem` ones
  * (MainCondition, DeveloperCondition) into every new ecosystem.
  *
- * The sources are read at module load; the build must copy `src/contracts/system/sources` next to the compiled
- * file (`dist/src/contracts/system/sources`).
+ * The sources are read at module load from `sources/` beside the running code: here in the sources, and beside
+ * the bundle when bundled (scripts/bundle.cjs copies them to `dist/sources`).
  */
 export interface SystemContract {
   name: string;

@@ -1,0 +1,173 @@
+// @ts-check
+'use strict';
+/**
+ * The node as one file. Loading it costs one read and one compile; loading `src/` file by file (the
+ * TypeScript compiler for the loader, ≈ 1,850 files resolved, read and compiled) was most of a start
+ * (bench/README.md, "Embedded node: memory and start").
+ *
+ *   node scripts/bundle.cjs dist     # npm run build: dist/main.js, what the container runs
+ *   BUNDLE_METAFILE=meta.json …      # also esbuild's metafile: what went in, and how big (esbuild.github.io/analyze)
+ *   (npm start: scripts/start.cjs bundles into node_modules/.cache/ibax-node/start/ when the sources change)
+ *
+ * SWC compiles the TypeScript, because Nest's dependency injection needs `emitDecoratorMetadata`, which
+ * esbuild does not emit; esbuild bundles. Both are told what tsconfig.json says (target ES2022, so class
+ * fields are defined; legacy decorators with metadata), the same options Vitest's SWC plugin derives.
+ *
+ * The output directory holds `main.js`, its source map and the system contracts' sources (read beside the
+ * compiled file, src/contracts/system/index.ts).
+ */
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const ENTRY = 'src/main.ts';
+const CONTRACT_SOURCES = 'src/contracts/system/sources';
+/**
+ * Packages that stay in node_modules: they read files beside their own code at run time (PGlite's
+ * WebAssembly and data, swagger-ui's pages, secp256k1's native addon).
+ */
+const KEPT_OUT = ['@electric-sql/pglite', 'secp256k1', 'swagger-ui-dist'];
+/** Files outside src/ that decide what the bundle is. */
+const SETTINGS = ['package-lock.json', 'tsconfig.json', 'scripts/bundle.cjs'];
+
+/** @type {import('@swc/core').Options} */
+const SWC_OPTIONS = {
+  swcrc: false,
+  configFile: false,
+  sourceMaps: 'inline',
+  module: { type: 'es6' },
+  jsc: {
+    target: 'es2022',
+    keepClassNames: true,
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+  },
+};
+
+/**
+ * Builds the bundle into `outDir`. It is built beside it and renamed into place, so a failed or interrupted
+ * build leaves what was there; when another process has put the same build there first, that one stays.
+ * @param {string} outDir
+ * @returns {Promise<string[]>} the files it was built from, relative to the project (see `digest`)
+ */
+async function bundle(outDir) {
+  const esbuild = require('esbuild');
+  const swc = require('@swc/core');
+  const target = path.resolve(ROOT, outDir);
+  const building = `${target}.building-${process.pid}`;
+  fs.rmSync(building, { recursive: true, force: true });
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: [ENTRY],
+      outfile: path.join(building, 'main.js'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      // Class and function names reach the wire and the logs (Nest's contexts, TypeORM's entities).
+      keepNames: true,
+      // Whitespace and comments are a third of the file, and non-ASCII comments would make the source a
+      // two-byte string: both cost time on every start. The source map gives stack traces their lines back
+      // (node --enable-source-maps).
+      minifyWhitespace: true,
+      legalComments: 'none',
+      sourcemap: 'linked',
+      metafile: true,
+      logLevel: 'warning',
+      external: KEPT_OUT,
+      plugins: [typescriptWithSwc(swc), optionalPackagesLeftOut()],
+    });
+    if (process.env.BUNDLE_METAFILE)
+      fs.writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));
+    fs.cpSync(path.join(ROOT, CONTRACT_SOURCES), path.join(building, 'sources'), { recursive: true });
+    fs.rmSync(target, { recursive: true, force: true });
+    try {
+      fs.renameSync(building, target);
+    } catch (error) {
+      if (!fs.existsSync(path.join(target, 'main.js'))) throw error;
+    }
+    const sources = Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/'));
+    const contracts = fs
+      .readdirSync(path.join(ROOT, CONTRACT_SOURCES))
+      .map((name) => `${CONTRACT_SOURCES}/${name}`);
+    return [...new Set([...sources, ...contracts, ...SETTINGS])].sort();
+  } finally {
+    fs.rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One hash of the files' contents (a file that is gone counts as missing): the bundle's sources, the
+ * contracts' sources and the settings; node_modules is covered by package-lock.json.
+ * @param {string[]} files relative to the project
+ * @returns {string}
+ */
+function digest(files) {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`${file}\0`);
+    try {
+      hash.update(fs.readFileSync(path.join(ROOT, file)));
+    } catch {
+      hash.update('missing');
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * @param {typeof import('@swc/core')} swc
+ * @returns {import('esbuild').Plugin}
+ */
+function typescriptWithSwc(swc) {
+  return {
+    name: 'typescript-with-swc',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const output = await swc.transformFile(args.path, SWC_OPTIONS);
+        return { contents: output.code, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * A `require` of a package that is not installed stays a `require` that fails at run time, as it did
+ * before bundling: Nest, TypeORM and Terminus try optional packages (microservices, other databases'
+ * drivers, class-validator) and carry on without them.
+ * @returns {import('esbuild').Plugin}
+ */
+function optionalPackagesLeftOut() {
+  return {
+    name: 'optional-packages-left-out',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind !== 'require-call' && args.kind !== 'dynamic-import') return undefined;
+        try {
+          require.resolve(args.path, { paths: [args.resolveDir] });
+          return undefined;
+        } catch {
+          return { path: args.path, external: true };
+        }
+      });
+    },
+  };
+}
+
+module.exports = { ROOT, bundle, digest };
+
+if (require.main === module) {
+  const outDir = process.argv[2] ?? 'dist';
+  const started = Date.now();
+  bundle(outDir).then(
+    () => process.stdout.write(`bundled ${ENTRY} into ${outDir}/main.js in ${Date.now() - started} ms\n`),
+    (error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      process.exit(1);
+    },
+  );
+}

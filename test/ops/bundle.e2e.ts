@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newDataDir } from '../support/node';
+
+/** The bundler is CommonJS that runs without TypeScript (scripts/bundle.cjs); loaded as npm start loads it. */
+const { ROOT, bundle, digest } = createRequire(__filename)('../../scripts/bundle.cjs') as {
+  ROOT: string;
+  bundle(outDir: string): Promise<string[]>;
+  digest(files: string[]): string;
+};
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the node bundled into one file (scripts/bundle.cjs)', () => {
+  it('holds the node, its source map and the contracts, and names what it was built from', async () => {
+    const out = newDataDir();
+    dirs.push(out);
+    const inputs = await bundle(relative(ROOT, out));
+
+    const main = readFileSync(join(out, 'main.js'), 'utf8');
+    expect(main).toMatch(/\/\/# sourceMappingURL=main\.js\.map\s*$/);
+    expect(existsSync(join(out, 'main.js.map'))).toBe(true);
+    // Packages that read files beside their own code stay in node_modules, required at run time.
+    for (const kept of ['@electric-sql/pglite', 'secp256k1/bindings', 'swagger-ui-dist/absolute-path.js']) {
+      expect(main).toContain(`require("${kept}")`);
+    }
+    const contracts = readdirSync('src/contracts/system/sources').sort();
+    expect(readdirSync(join(out, 'sources')).sort()).toEqual(contracts);
+
+    expect(inputs).toContain('src/main.ts');
+    expect(inputs).toContain('src/vm/compiler.ts');
+    expect(inputs).toContain('src/contracts/system/sources/MainCondition.sim');
+    expect(inputs).toContain('package-lock.json');
+    expect(inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
+    expect(inputs.filter((input) => input.endsWith('.spec.ts'))).toEqual([]);
+  });
+
+  it('is told apart by the content of the files it was built from', () => {
+    const dir = newDataDir();
+    dirs.push(dir);
+    const file = relative(ROOT, join(dir, 'input.ts'));
+    writeFileSync(join(ROOT, file), 'export const a = 1;\n');
+    const first = digest(['package-lock.json', file]);
+    expect(digest(['package-lock.json', file])).toBe(first);
+
+    writeFileSync(join(ROOT, file), 'export const a = 2;\n');
+    const edited = digest(['package-lock.json', file]);
+    expect(edited).not.toBe(first);
+
+    rmSync(join(ROOT, file));
+    expect(digest(['package-lock.json', file])).not.toBe(edited);
+    expect(digest(['package-lock.json', file])).not.toBe(first);
+  });
+});
