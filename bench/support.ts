@@ -67,8 +67,9 @@ export interface NodeProcess {
 }
 
 /**
- * Starts the node (`npm start`'s scripts/start.cjs, or the built `dist/main.js`) as its own process and waits until `/readyz` answers 200. NODE_ARGS
- * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles it; NODE_LOG=<file> keeps its log.
+ * Starts the node (`npm start`'s scripts/start.cjs, or the built `dist/main.js`) as its own process and
+ * waits until `/readyz` answers 200. NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles it;
+ * NODE_LOG=<file> keeps its log.
  */
 export async function startNodeProcess(options: {
   port: number;
@@ -82,7 +83,12 @@ export async function startNodeProcess(options: {
 }): Promise<NodeProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ibax-bench-'));
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const entry = options.built ? [join(options.builtDir ?? 'dist', 'main.js')] : ['scripts/start.cjs'];
+  // UNBUNDLED=1: the sources file by file through SWC's require hook, to compare with the bundle.
+  const entry = options.built
+    ? [join(options.builtDir ?? 'dist', 'main.js')]
+    : process.env.UNBUNDLED
+      ? ['-r', '@swc-node/register', 'src/main.ts']
+      : ['scripts/start.cjs'];
   const started = Date.now();
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: {
