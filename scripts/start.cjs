@@ -56,7 +56,11 @@ async function ensureBuild() {
   const current = currentBuild();
   if (current) return current;
   const started = Date.now();
-  process.stderr.write('The sources changed since the node was last bundled: bundling it… ');
+  process.stderr.write(
+    fs.existsSync(INPUTS)
+      ? 'The sources changed since the node was last bundled: bundling it… '
+      : 'Bundling the node… ',
+  );
   const dir = await build();
   process.stderr.write(`done in ${Date.now() - started} ms\n`);
   return dir;
