@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readEnvironment } from './app-config';
+import { ConfigError, readEnvironment, resolveConfig } from './app-config';
 
 const read = (env: Record<string, string>) => readEnvironment(env, '/nonexistent/.env');
 
@@ -34,6 +34,19 @@ describe('configuration', () => {
     expect(text).toContain('CRYPTOER="RSA": accepts ECC_Secp256k1 or ECC_P256');
     expect(text).toContain('JSONRPC_NAMESPACES="ibax,eth": accepts a comma-separated list');
     expect(text).toContain('DATABASE_URL="mysql://x": accepts a postgres://');
+  });
+
+  it('names a data directory that cannot be created', () => {
+    // A path below a file: mkdir fails with ENOTDIR whoever runs the test (root included).
+    const env = read({ DATA_DIR: 'package.json/data' });
+    let error: ConfigError | undefined;
+    try {
+      resolveConfig(env);
+    } catch (caught) {
+      error = caught as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toEqual(['DATA_DIR="package.json/data": cannot be created (ENOTDIR)']);
   });
 
   it('reads booleans and lists', () => {

@@ -102,7 +102,14 @@ export function readEnvironment(
 /** Builds the running configuration; creates the data directory and the secrets it persists there. */
 export function resolveConfig(environment: Environment): AppConfig {
   const dataDir = resolve(environment.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError([
+      `DATA_DIR=${JSON.stringify(environment.DATA_DIR)}: cannot be created (${reason})`,
+    ]);
+  }
   return {
     port: environment.PORT,
     host: environment.HOST,
