@@ -10,8 +10,9 @@
  *   (npm start: scripts/start.cjs bundles into node_modules/.cache/ibax-node/start/ when the sources change)
  *
  * SWC compiles the TypeScript, because Nest's dependency injection needs `emitDecoratorMetadata`, which
- * esbuild does not emit; esbuild bundles. Both are told what tsconfig.json says (target ES2022, so class
- * fields are defined; legacy decorators with metadata), the same options Vitest's SWC plugin derives.
+ * esbuild does not emit; esbuild bundles. SWC is given what tsconfig.json says (target ES2022, so class
+ * fields are defined; legacy decorators with metadata), as Vitest's SWC plugin derives it; a test keeps
+ * the two in step (test/ops/bundle.e2e.ts).
  *
  * The output directory holds `main.js`, its source map and the system contracts' sources (read beside the
  * compiled file, src/contracts/system/index.ts).
@@ -158,7 +159,7 @@ function optionalPackagesLeftOut() {
   };
 }
 
-module.exports = { ROOT, bundle, digest };
+module.exports = { ROOT, SWC_OPTIONS, bundle, digest };
 
 if (require.main === module) {
   const outDir = process.argv[2] ?? 'dist';

@@ -5,8 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newDataDir } from '../support/node';
 
 /** The bundler is CommonJS that runs without TypeScript (scripts/bundle.cjs); loaded as npm start loads it. */
-const { ROOT, bundle, digest } = createRequire(__filename)('../../scripts/bundle.cjs') as {
+const { ROOT, SWC_OPTIONS, bundle, digest } = createRequire(__filename)('../../scripts/bundle.cjs') as {
   ROOT: string;
+  SWC_OPTIONS: {
+    jsc: {
+      target: string;
+      transform: { legacyDecorator: boolean; decoratorMetadata: boolean; useDefineForClassFields: boolean };
+    };
+  };
   bundle(outDir: string): Promise<string[]>;
   digest(files: string[]): string;
 };
@@ -38,6 +44,22 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     expect(inputs).toContain('package-lock.json');
     expect(inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
     expect(inputs.filter((input) => input.endsWith('.spec.ts'))).toEqual([]);
+  });
+
+  it('compiles TypeScript as tsconfig.json says', () => {
+    const { compilerOptions } = JSON.parse(readFileSync('tsconfig.json', 'utf8')) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    const tsTarget = String(compilerOptions.target).toLowerCase();
+    const { target, transform } = SWC_OPTIONS.jsc;
+    expect(target).toBe(tsTarget);
+    expect(transform.legacyDecorator).toBe(compilerOptions.experimentalDecorators === true);
+    expect(transform.decoratorMetadata).toBe(compilerOptions.emitDecoratorMetadata === true);
+    // TypeScript's default: class fields are defined from ES2022 on.
+    const definedByDefault = tsTarget === 'esnext' || Number(tsTarget.slice(2)) >= 2022;
+    expect(transform.useDefineForClassFields).toBe(
+      compilerOptions.useDefineForClassFields ?? definedByDefault,
+    );
   });
 
   it('is told apart by the content of the files it was built from', () => {
