@@ -6,9 +6,9 @@
  * start does not wait either.
  *
  * Each build lives in a directory named by the digest of the files it was built from
- * (node_modules/.cache/ibax-node/start/<digest>/), and `inputs.json` there lists those files: a start
- * hashes them (≈ 10 ms) and runs the build with that digest. Builds are never changed in place, so
- * processes starting at the same time cannot see one half-replaced.
+ * (node_modules/.cache/ibax-node/start/<digest>/), and `inputs.json` beside them lists the newest build's
+ * files: a start hashes them (≈ 10 ms) and runs the build with that digest. Builds are never changed in
+ * place, so processes starting at the same time cannot see one half-replaced.
  */
 const fs = require('node:fs');
 const path = require('node:path');
