@@ -1,11 +1,18 @@
 /**
- * The DataSource for the TypeORM CLI (`npx typeorm -d ormconfig.ts migration:show`), built from the same
- * configuration as the node. The node itself runs its migrations at start-up.
+ * The DataSource for the TypeORM CLI, built from the same configuration as the node, with every fixed
+ * table's entity (so `schema:log` compares them with the database and finds nothing to change). The CLI
+ * needs the TypeScript loader: `node -r @swc-node/register node_modules/typeorm/cli.js -d ormconfig.ts
+ * migration:show` (or `schema:log`). The node itself runs its migrations at start-up.
  */
 import 'reflect-metadata';
+import { DataSource } from 'typeorm';
 import { loadConfig } from './src/config';
-import { createDataSource } from './src/database/data-source';
+import { dataSourceOptions } from './src/database/data-source';
+import { ENTITIES } from './src/entities';
 
 const config = loadConfig();
 
-export default createDataSource({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+export default new DataSource({
+  ...dataSourceOptions({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+  entities: ENTITIES,
+});

@@ -6,7 +6,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:http
  */
 import autocannon from 'autocannon';
-import { freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
+import { cpuMs, freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
@@ -23,7 +23,9 @@ interface Target {
   target?: string;
 }
 
-async function measure(target: Target): Promise<number> {
+/** Requests per second, and the CPU time the answering process spent per request (µs; robust to load). */
+async function measure(target: Target, pid: number): Promise<{ perSecond: number; cpuUs: number }> {
+  const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: target.url,
     method: target.method ?? 'GET',
@@ -35,7 +37,10 @@ async function measure(target: Target): Promise<number> {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${target.name}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
   }
-  return result.requests.average;
+  return {
+    perSecond: result.requests.average,
+    cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / result.requests.total,
+  };
 }
 
 function rpc(method: string, params: unknown[] = [], id = 1) {
@@ -70,28 +75,29 @@ async function main(): Promise<void> {
       },
     ];
     const helloTarget = { name: 'hello', url: `http://127.0.0.1:${HELLO_PORT}/` };
-    const helloBefore = await measure(helloTarget);
-    const results: { name: string; perSecond: number; calls?: number; target?: string }[] = [];
+    const helloBefore = await measure(helloTarget, hello.pid!);
+    const results: { name: string; perSecond: number; cpuUs: number; calls?: number; target?: string }[] = [];
     for (const target of targets) {
       results.push({
         name: target.name,
-        perSecond: await measure(target),
+        ...(await measure(target, node.process.pid!)),
         calls: target.calls,
         target: target.target,
       });
     }
-    const helloAfter = await measure(helloTarget);
-    const baseline = (helloBefore + helloAfter) / 2;
+    const helloAfter = await measure(helloTarget, hello.pid!);
+    const baseline = (helloBefore.perSecond + helloAfter.perSecond) / 2;
     console.log(
-      `bare Express 5 hello-world: ${Math.round(helloBefore)} / ${Math.round(helloAfter)} requests/s`,
+      `bare Express 5 hello-world: ${Math.round(helloBefore.perSecond)} / ${Math.round(helloAfter.perSecond)} requests/s, ` +
+        `${Math.round((helloBefore.cpuUs + helloAfter.cpuUs) / 2)} µs of CPU per request`,
     );
-    console.log('| route | requests/s | of hello-world | calls/s | target |');
-    console.log('| --- | --- | --- | --- | --- |');
+    console.log('| route | requests/s | of hello-world | node CPU per request | calls/s | target |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
     for (const result of results) {
       const share = `${((100 * result.perSecond) / baseline).toFixed(0)} %`;
       const calls = result.calls ? Math.round(result.perSecond * result.calls).toLocaleString('en') : '';
       console.log(
-        `| ${result.name} | ${Math.round(result.perSecond).toLocaleString('en')} | ${share} | ${calls} | ${result.target ?? ''} |`,
+        `| ${result.name} | ${Math.round(result.perSecond).toLocaleString('en')} | ${share} | ${Math.round(result.cpuUs)} µs | ${calls} | ${result.target ?? ''} |`,
       );
     }
   } finally {

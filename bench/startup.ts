@@ -34,6 +34,8 @@ interface Start {
   heapUsedMb: number;
   externalMb: number;
   arrayBuffersMb: number;
+  /** CPU time the node used until the end of the idle period. */
+  cpuMs: number;
 }
 
 const MB = 1024 * 1024;
@@ -59,7 +61,7 @@ async function startOnce(
   const readyRssMb = rssMb(pid);
   await sleep(IDLE_MS);
   const idleRssMb = rssMb(pid);
-  const usage = JSON.parse(readFileSync(probeFile, 'utf8')) as NodeJS.MemoryUsage;
+  const usage = JSON.parse(readFileSync(probeFile, 'utf8')) as NodeJS.MemoryUsage & { cpuMs: number };
   await node.stop({ keepData: true });
   return {
     startMs: node.startMs,
@@ -68,6 +70,7 @@ async function startOnce(
     heapUsedMb: usage.heapUsed / MB,
     externalMb: usage.external / MB,
     arrayBuffersMb: usage.arrayBuffers / MB,
+    cpuMs: usage.cpuMs,
   };
 }
 
@@ -87,7 +90,8 @@ function report(name: string, runs: Start[]): void {
       `  RSS ready ${m('readyRssMb').toFixed(0).padStart(4)} MB, after ${IDLE_MS / 1000} s idle ` +
       `${m('idleRssMb').toFixed(0).padStart(4)} MB [${all('idleRssMb')}]` +
       `  (heapUsed ${m('heapUsedMb').toFixed(0)}, external ${m('externalMb').toFixed(0)},` +
-      ` arrayBuffers ${m('arrayBuffersMb').toFixed(0)} MB)`,
+      ` arrayBuffers ${m('arrayBuffersMb').toFixed(0)} MB)` +
+      `  CPU ${m('cpuMs').toFixed(0)} ms [${all('cpuMs')}]`,
   );
 }
 

@@ -33,14 +33,20 @@ async function main(): Promise<void> {
     }`,
     { ecosystem: 1 },
   );
+  // The best of RUNS runs: the machine is shared, and the other runs only add what else it was doing.
+  const RUNS = Number(process.env.RUNS ?? 5);
   const run = async (name: string, n: bigint): Promise<void> => {
     await vm.runContract(name, new Map([['N', n / 10n]]), {}, { fuelLimit: 1e12 });
-    const started = process.hrtime.bigint();
-    const { fuelUsed, result } = await vm.runContract(name, new Map([['N', n]]), {}, { fuelLimit: 1e12 });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    let best = Infinity;
+    let outcome = { fuelUsed: 0, result: '' };
+    for (let attempt = 0; attempt < RUNS; attempt++) {
+      const started = process.hrtime.bigint();
+      outcome = await vm.runContract(name, new Map([['N', n]]), {}, { fuelLimit: 1e12 });
+      best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e9);
+    }
     console.log(
-      `${name}(${n}): result ${result}, ${fuelUsed} instructions in ${seconds.toFixed(3)} s = ` +
-        `${(fuelUsed / seconds / 1e6).toFixed(1)} M instructions/s`,
+      `${name}(${n}): result ${outcome.result}, ${outcome.fuelUsed} instructions in ${best.toFixed(3)} s ` +
+        `(best of ${RUNS}) = ${(outcome.fuelUsed / best / 1e6).toFixed(1)} M instructions/s`,
     );
   };
   await run('Loop', 1_000_000n);

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# The container image's build and start, checked without Docker (CI has none): `npm run build`, then in an
-# empty directory only what the runtime stage holds — dist/ and package*.json with `npm ci --omit=dev` —
-# and `node dist/main.js` must become ready (/readyz 200), serve, and stop with exit 0 on SIGTERM.
-# Uses DATABASE_URL when set, the embedded database otherwise.
+# The container image's build and start, checked without Docker (CI has none): `npm run build` and the
+# embedded database's cluster template, then in an empty directory only what the runtime stage holds —
+# dist/ and package*.json with `npm ci --omit=dev`, and the template — and `node dist/main.js` must become
+# ready (/readyz 200, also by the Dockerfile's HEALTHCHECK command), serve, and stop with exit 0 on SIGTERM.
+# Uses DATABASE_URL when set, the embedded database otherwise (whose first start must copy the template).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+repo=$PWD
 
 npm run build
+node -r @swc-node/register scripts/prepare-embedded-template.ts
+template_cache=node_modules/.cache/ibax-node
+test -f "$template_cache"/pglite-*/pgdata/PG_VERSION
 
 work=$(mktemp -d)
 pid=""
@@ -18,10 +23,27 @@ trap cleanup EXIT
 
 cp -r dist package.json package-lock.json "$work/"
 (cd "$work" && npm ci --omit=dev --no-audit --no-fund)
-if [ -d "$work/node_modules/vitest" ] || [ -d "$work/node_modules/eslint" ]; then
-  echo "development dependencies were installed" >&2
-  exit 1
-fi
+# The production install holds no compiler: TypeScript and SWC are for building, and the build is dist/.
+for package in vitest eslint typescript @swc/core @swc-node/register esbuild; do
+  if [ -d "$work/node_modules/$package" ]; then
+    echo "development dependency $package was installed" >&2
+    exit 1
+  fi
+done
+mkdir -p "$work/$template_cache"
+cp -r "$template_cache"/pglite-* "$work/$template_cache/"
+
+# The Dockerfile's HEALTHCHECK command, run as Docker runs it: exec form, in the working directory, with
+# the container's PORT.
+healthcheck() {
+  (cd "$work" && PORT="$port" node -e '
+    const { spawnSync } = require("node:child_process");
+    const text = require("node:fs").readFileSync(process.argv[1], "utf8").replace(/\\\n/g, " ");
+    const line = text.split("\n").find((instruction) => instruction.startsWith("HEALTHCHECK "));
+    const [command, ...args] = JSON.parse(line.slice(line.indexOf(" CMD ") + 5));
+    process.exit(spawnSync(command, args, { stdio: "inherit" }).status ?? 1);
+  ' "$repo/Dockerfile")
+}
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 url="http://127.0.0.1:$port"
@@ -36,6 +58,16 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 [ -n "$ready" ] || { echo "the node did not become ready at $url/readyz" >&2; exit 1; }
+healthcheck || { echo "the Dockerfile's HEALTHCHECK failed on a ready node at PORT=$port" >&2; exit 1; }
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  # A copy keeps the template's system identifier (pg_control's first 8 bytes); initdb makes a new one.
+  template=$(echo "$work/$template_cache"/pglite-*/pgdata)
+  if ! cmp -s -n 8 "$template/global/pg_control" "$work/data/pgdata/global/pg_control"; then
+    echo "the first start ran initdb instead of copying the template in $template" >&2
+    exit 1
+  fi
+fi
 
 curl -fsS "$url/api/v2/version" >/dev/null
 metrics=$(curl -fsS "$url/metrics")
@@ -44,6 +76,13 @@ openapi=$(curl -fsS "$url/api/v2/openapi.json")
 grep -q '"openapi":"3.1.0"' <<<"$openapi"
 # The browsable UI's files come from swagger-ui-dist in node_modules, beside the bundle.
 curl -fsS "$url/api/docs/swagger-ui-bundle.js" >/dev/null
+# The command-line client as the image has it (dist/cli.js, no compiler): a new key logs in to this node
+# (after the height check above: the login registers the key in a block).
+# bin/ibax.cjs (the package's bin) finds no compiler there and runs the same file.
+cp -r bin "$work/"
+(cd "$work" && node bin/ibax.cjs keygen --node "$url" --out "$work/cli.key" >/dev/null \
+  && node dist/cli.js login --node "$url" --key-file "$work/cli.key" | grep -q '"token"') \
+  || { echo "dist/cli.js could not log in to the node" >&2; exit 1; }
 
 kill -TERM "$pid"
 set +e
@@ -55,4 +94,8 @@ if [ "$status" -ne 0 ]; then
   echo "the node exited with $status on SIGTERM" >&2
   exit 1
 fi
-echo "production start: built, installed without development dependencies, ready, stopped with exit 0"
+if healthcheck 2>/dev/null; then
+  echo "the Dockerfile's HEALTHCHECK passed with no node at PORT=$port" >&2
+  exit 1
+fi
+echo "production start: built, installed without development dependencies ($(du -sm "$work/node_modules" | cut -f1) MB), ready, CLI logged in, stopped with exit 0"

@@ -3,16 +3,16 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { parse as parseQueryString } from 'node:querystring';
 import { NestFactory } from '@nestjs/core';
+import { WsAdapter } from '@nestjs/platform-ws';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
-import pino from 'pino';
+import type pino from 'pino';
 import { AppModule } from './app.module';
 import { BlocksService } from './blocks/blocks.service';
-import { TokenService } from './auth/token.service';
+import { TokenService } from './common/token.service';
 import { ApiError } from './common/api-error';
 import { goJsonStringify } from './common/go-json';
-import { bodyParsing, isRpcPath } from './common/http/body-parsing';
+import { bodyParsing } from './common/http/body-parsing';
 import { corsMiddleware } from './common/http/cors.middleware';
 import { GoJsonExpressAdapter } from './common/http/go-json-adapter';
 import { requestDeadline } from './common/http/request-deadline';
@@ -25,9 +25,10 @@ import {
   sendRestError,
   sendRpcError,
 } from './common/http/responses';
-import { NodeStateService } from './common/node-state.service';
+import { isRpcPath, NodeStateService } from './common/node-state.service';
 import type { AppConfig } from './config';
 import { serveApiDocs } from './api-docs/openapi';
+import { createLogger, NestLogger } from './ops/logging';
 import { httpMetrics } from './prometheus/prometheus.controller';
 import { PrometheusMetrics } from './prometheus/prometheus-metrics';
 
@@ -37,17 +38,19 @@ export async function createApp(
   options: { logDestination?: pino.DestinationStream } = {},
 ): Promise<NestExpressApplication> {
   await loadFastHashers();
-  const logger = pino({ level: config.logLevel }, options.logDestination);
+  const logger = createLogger(config, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register(config, logger),
     new GoJsonExpressAdapter(),
     {
       bodyParser: false,
-      bufferLogs: true,
+      // From the first line, not buffered: Nest prints a buffer with its own console logger when the start fails.
+      logger: new NestLogger(logger),
       abortOnError: false,
     },
   );
-  app.useLogger(app.get(Logger));
+  // JSON-RPC over WebSocket (src/live): the gateways read their messages themselves, not as Nest events.
+  app.useWebSocketAdapter(new WsAdapter(app, { messageParser: () => undefined }));
   app.disable('x-powered-by');
   // The reference node sends no ETag, and Express's hashes every answer for one (a tenth of a page's time).
   app.set('etag', false);

@@ -1,30 +1,33 @@
+import { Logger } from '@nestjs/common';
 import { createApp } from './app';
 import { NodeIdentity } from './chain/node-identity.service';
 import { NodeCrypto } from './chain/node-crypto.service';
 import type { AppConfig } from './config';
 import { stopOnSignals } from './ops/graceful-stop';
+import { listenFailure } from './ops/startup-failure';
 
-/** Builds the node, serves it, and prints where it listens and who it is. */
+/** Builds the node, serves it, and logs where it listens and who it is. */
 export async function startNode(config: AppConfig): Promise<void> {
   const app = await createApp(config);
-  await app.listen(config.port, config.host);
+  try {
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw listenFailure(error, config);
+  }
   stopOnSignals(app, config.shutdownTimeoutMs);
 
   const { node, founder } = app.get(NodeIdentity).keys;
   const crypto = app.get(NodeCrypto);
-  const database = config.databaseUrl
-    ? 'PostgreSQL server (DATABASE_URL)'
-    : `embedded, in ${config.dataDir}/pgdata`;
-  process.stdout.write(
-    [
-      '',
-      `IBAX node listening on http://${config.host}:${config.port}  (REST /api/v2, JSON-RPC /)`,
-      `  network id       ${config.networkId}   crypto ${config.cryptoer} + ${config.hasher}`,
-      `  node account     ${crypto.address(node.keyId)}   (key ${node.keyId})`,
-      `  founder account  ${crypto.address(founder.keyId)}   (key ${founder.keyId})`,
-      `  founder key file ${founder.file}`,
-      `  database         ${database}`,
-      '',
-    ].join('\n'),
-  );
+  new Logger('Node').log({
+    msg: `IBAX node listening on http://${config.host}:${config.port}  (REST /api/v2, JSON-RPC /)`,
+    networkId: String(config.networkId),
+    crypto: `${config.cryptoer} + ${config.hasher}`,
+    nodeAccount: `${crypto.address(node.keyId)} (key ${node.keyId})`,
+    founderAccount: `${crypto.address(founder.keyId)} (key ${founder.keyId})`,
+    founderKeyFile: founder.file,
+    database: config.databaseUrl
+      ? 'PostgreSQL server (DATABASE_URL)'
+      : `embedded, in ${config.dataDir}/pgdata`,
+  });
 }

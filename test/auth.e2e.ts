@@ -317,5 +317,28 @@ describe('JSON-RPC login', () => {
       { token: fresh.token },
     );
     expect(empty.body.error).toEqual({ code: -32602, message: 'params can not be empty' });
+    for (const params of [{}, [{}], [null], { unknown: 1 }]) {
+      const nothing = await node.client.rpcRaw(
+        { jsonrpc: '2.0', id: 6, method: 'ibax.login', params },
+        { token: fresh.token },
+      );
+      expect(nothing.body.error, JSON.stringify(params)).toEqual({
+        code: -32602,
+        message: 'params can not be empty',
+      });
+    }
+
+    const wrongTypes: [Record<string, unknown>, string][] = [
+      [{ ecosystem_id: '1' }, 'ecosystem_id: json: cannot unmarshal string into Go value of type int64'],
+      [{ key_id: 5555 }, 'key_id: json: cannot unmarshal number 5555 into Go value of type string'],
+      [{ Role_ID: 1.5 }, 'role_id: json: cannot unmarshal number 1.5 into Go value of type int64'],
+    ];
+    for (const [params, message] of wrongTypes) {
+      const wrongType = await node.client.rpcRaw(
+        { jsonrpc: '2.0', id: 7, method: 'ibax.login', params },
+        { token: fresh.token },
+      );
+      expect(wrongType.body.error).toEqual({ code: -32602, message: `invalid argument 1: ${message}` });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IbaxClient } from '../src/sdk';
+import { freePort } from './support/child-node';
 import { useTestNode } from './support/node';
 
 const running = useTestNode({ env: { BLOCK_SLOT_MS: '200' } });
@@ -13,21 +14,36 @@ interface Run {
   stderr: string;
 }
 
-/** `npm run cli -- …` as a child process, against the test node. */
-function cli(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, IBAX_NODE: running.node.url };
-  delete env.IBAX_KEY;
+const ROOT = join(__dirname, '..');
+
+/** A program as a child process; its exit code and what it printed. */
+function run(
+  file: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['-r', '@swc-node/register', 'scripts/cli.ts', ...args],
-      { cwd: join(__dirname, '..'), env },
-      (error, stdout, stderr) => {
-        const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
+    execFile(file, args, { cwd: options.cwd ?? ROOT, env: options.env }, (error, stdout, stderr) => {
+      const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
   });
+}
+
+function clientEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, IBAX_NODE: running.node.url, ...extra };
+  delete env.IBAX_KEY;
+  return env;
+}
+
+/** The package's bin (`ibax`, bin/ibax.cjs) as a child process, against the test node. */
+function cli(...args: string[]): Promise<Run> {
+  return run(process.execPath, ['bin/ibax.cjs', ...args], { env: clientEnv() });
+}
+
+/** An address where nothing listens: a port just freed. */
+async function deadAddress(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 /** A command line written as one string, split at spaces. */
@@ -52,7 +68,7 @@ describe('command-line client', () => {
     expect(help.stdout).toContain('call <Contract>');
     const unknown = await cli('frobnicate');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown command "frobnicate"');
+    expect(unknown.stderr).toBe('unknown command "frobnicate"\n(ibax help for the usage)\n');
     const wrongOption = await cli('block', '1', '--out', 'x');
     expect(wrongOption.code).toBe(2);
   });
@@ -64,6 +80,7 @@ describe('command-line client', () => {
     expect(printed.private_key).toMatch(/^[0-9a-f]{64}$/);
     expect(printed.account).toBe(client.accountOf(printed.private_key));
     expect(printed.cryptoer).toBe(node.config.cryptoer);
+    expect(printed.key_id).toMatch(/^-?\d+$/);
 
     const file = join(node.dataDir, 'cli-test.key');
     const written = json(await cli('keygen', '--out', file));
@@ -105,12 +122,25 @@ describe('command-line client', () => {
     const statuses = json(await cli('status', called.hash, '--key', running.node.founderKey));
     expect(statuses[called.hash]).toMatchObject({ blockid: String(called.block), result: called.result });
 
-    const block = json(await cli('block', String(called.block)));
-    const base64 = Buffer.from(called.hash, 'hex').toString('base64');
-    const tx = block.transactions.find((entry: { hash: string }) => entry.hash === base64);
-    expect(tx, 'the call is in its block').toBeDefined();
+    const printed = await cli('block', String(called.block));
+    const block = json(printed);
+    // Hashes in hex, as call and status print them.
+    const tx = block.transactions.find((entry: { hash: string }) => entry.hash === called.hash);
+    expect(tx, 'the call is in its block, by the hash call printed').toBeDefined();
     expect(tx.contract_name).toBe('@1NewParameter');
     expect(tx.params).toMatchObject({ Name: 'cli_param', Value: '7', Conditions: 'true' });
+    const stored = await running.node.client.get(`/api/v2/detailed_blocks?block_id=${called.block}&count=1`);
+    const rest = stored.body[String(called.block)];
+    for (const name of ['hash', 'rollbacks_hash', 'merkle_root', 'bin_data']) {
+      expect(block[name], name).toBe(Buffer.from(rest[name], 'base64').toString('hex'));
+    }
+    expect(block.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Key ids as text: in the printed JSON itself, never a bare number (which jq would round above 2^53).
+    expect(printed.stdout).not.toMatch(/"key_id": -?\d/);
+    expect(block.key_id).toBe(String(rest.key_id));
+    expect(block.header.key_id).toBe(String(rest.header.key_id));
+    expect(tx.key_id).toMatch(/^-?\d+$/);
+    expect(BigInt(tx.key_id)).toBe(BigInt(json(await cli('login', '--key', running.node.founderKey)).key_id));
   });
 
   it('sends the 0x80 client envelope with --format client', async () => {
@@ -154,5 +184,59 @@ describe('command-line client', () => {
     const noKey = await cli('call', 'NewParameter', 'Name=x');
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('no private key');
+  });
+
+  it('runs as `npx ibax` from anywhere in the project, its stdout only the JSON', async () => {
+    // --no: never fetch a package of that name from the registry; the bin must be the project's.
+    const keygen = await run(
+      'npx',
+      ['--no', 'ibax', 'keygen', '--cryptoer', 'ECC_P256', '--hasher', 'SHA256'],
+      {
+        cwd: join(ROOT, 'src'),
+        env: clientEnv(),
+      },
+    );
+    const printed = json(keygen);
+    expect(keygen.stdout.startsWith('{')).toBe(true);
+    expect(printed).toMatchObject({
+      cryptoer: 'ECC_P256',
+      hasher: 'SHA256',
+      key_id: expect.stringMatching(/^-?\d+$/),
+    });
+  });
+
+  it('names the address it could not reach and how to give it', async () => {
+    const address = await deadAddress();
+    const failed = await run(process.execPath, ['bin/ibax.cjs', 'block', '1'], {
+      env: clientEnv({ IBAX_NODE: address }),
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toBe(
+      `error: cannot reach the node at ${address}: ECONNREFUSED (give its address with --node <url> or IBAX_NODE=<url>)\n`,
+    );
+  });
+});
+
+describe('login-demo', () => {
+  const loginDemo = (env: NodeJS.ProcessEnv, ...args: string[]) =>
+    run(process.execPath, ['-r', '@swc-node/register', 'scripts/login-demo.ts', ...args], { env });
+
+  it('finds the node by IBAX_NODE, as the CLI does', async () => {
+    const demo = await loginDemo(clientEnv({ DATA_DIR: running.node.dataDir }));
+    expect(demo.stderr).toBe('');
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain(`REST login as ${running.node.client.accountOf(running.node.founderKey)}`);
+  });
+
+  it('names the address it could not reach and how to give it, with exit code 1', async () => {
+    const address = await deadAddress();
+    const byVariable = await loginDemo(clientEnv({ IBAX_NODE: address, DATA_DIR: running.node.dataDir }));
+    expect(byVariable.code).toBe(1);
+    expect(byVariable.stderr).toBe(
+      `cannot reach the node at ${address}: ECONNREFUSED (give its address with --node <url> or IBAX_NODE=<url>)\n`,
+    );
+    const byOption = await loginDemo(clientEnv({ DATA_DIR: running.node.dataDir }), '--node', address);
+    expect(byOption.code).toBe(1);
+    expect(byOption.stderr).toContain(`cannot reach the node at ${address}: ECONNREFUSED`);
   });
 });

@@ -125,7 +125,7 @@ describe('contracts', () => {
     const answer = await node.client.get('/api/v2/contracts');
     expect(answer.status).toBe(200);
     expectShape(answer.body, { count: 'number', list: 'array' });
-    expect(answer.body.count).toBe(37);
+    expect(answer.body.count).toBe(50);
     expect(answer.body.list).toHaveLength(25);
     const [first] = answer.body.list;
     expectShape(first, {
@@ -152,9 +152,9 @@ describe('contracts', () => {
   it('pages with limit and offset, and writes null for an empty page', async () => {
     const page = await node.client.get('/api/v2/contracts?limit=2&offset=1');
     expect(page.body.list.map((row: { id: string }) => row.id)).toEqual(['2', '3']);
-    expect((await node.client.get('/api/v2/contracts?limit=5000')).body.list).toHaveLength(37);
+    expect((await node.client.get('/api/v2/contracts?limit=5000')).body.list).toHaveLength(50);
     const empty = await node.client.get('/api/v2/contracts?offset=100');
-    expect(empty.text).toBe('{"count":37,"list":null}');
+    expect(empty.text).toBe('{"count":50,"list":null}');
     expectRestError(
       await node.client.get('/api/v2/contracts?limit=abc'),
       400,
@@ -167,7 +167,7 @@ describe('contracts', () => {
     const rest = (await node.client.get('/api/v2/contracts?limit=3&offset=2')).body;
     expect(await node.client.rpc('ibax.getContracts', [2, 3])).toEqual(rest);
     const all = await node.client.rpc('ibax.getContracts', [0, 1000]);
-    expect(all.list).toHaveLength(37);
+    expect(all.list).toHaveLength(50);
     expect((await node.client.rpc('ibax.getContracts')).list).toHaveLength(25);
     const bad = await node.client.rpcRaw({
       jsonrpc: '2.0',

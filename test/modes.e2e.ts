@@ -80,7 +80,8 @@ describe('P-256 with SHA-256 (the crypto Weaver speaks)', () => {
     expect(session.account).toBe(node.client.accountOf(node.founderKey));
     const rpc = await node.client.loginRpc(node.founderKey);
     expect(rpc.keyId).toBe(session.keyId);
-    expect((await node.client.get('/api/v2/config/centrifugo')).body).toBe('http://127.0.0.1:8000');
+    // As the reference answers it: the configured address, `http:` written `ws:`.
+    expect((await node.client.get('/api/v2/config/centrifugo')).body).toBe('ws://127.0.0.1:8000');
 
     // Weaver's dialect: multipart, 65-byte public key with 04, DER signature.
     const weaverUid = await node.client.get('/api/v2/getuid', { token: null });
@@ -98,7 +99,7 @@ describe('P-256 with SHA-256 (the crypto Weaver speaks)', () => {
     expect(weaver.status).toBe(200);
     expect(weaver.body.key_id).toBe(session.keyId);
     expect(await node.client.rpc('ibax.getConfig', ['centrifugo'])).toEqual({
-      centrifugo: 'http://127.0.0.1:8000',
+      centrifugo: 'ws://127.0.0.1:8000',
     });
     expectShape((await node.client.get('/api/v2/network')).body, {
       network_id: 'string',

@@ -144,6 +144,10 @@ describe('ecosystems and keys', () => {
       'Parameter name has not been found',
     );
     expectRestError(await node.client.get('/api/v2/ecosystemname?id=x'), 404, 'E_PARAMNOTFOUND');
+    expectRestError(await node.client.get('/api/v2/ecosystemname'), 404, 'E_PARAMNOTFOUND');
+    expect((await node.client.get('/api/v2/ecosystemname?ID=1')).body).toEqual(answer.body);
+    // The first of repeated values counts, as Go's r.FormValue has it.
+    expect((await node.client.get('/api/v2/ecosystemname?id=1&id=2')).body).toEqual(answer.body);
   });
 
   it('counts ecosystems and keys', async () => {

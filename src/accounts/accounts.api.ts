@@ -1,23 +1,26 @@
-import { Controller, Get, Injectable, Param, Req } from '@nestjs/common';
-import { isLosslessNumber } from 'lossless-json';
+import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import { ApiError } from '../common/api-error';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
-import { lenientInt64, walletKeyId } from '../common/http/path-params';
+import { Form } from '../common/http/form';
+import { walletKeyId } from '../common/http/path-params';
 import { Auth, BlockchainRoute, CurrentCaller } from '../common/http/request-gates';
 import { RawBody } from '../common/http/responses';
-import type { Caller } from '../auth/caller';
-import { addressToId, hasValidChecksum, keyIdToAddress } from '../crypto';
+import type { Caller } from '../common/caller';
+import { addressToId, keyIdToAddress } from '../crypto';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { decodeInteger, member as memberOf } from '../rpc/rpc-params';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import {
+  accountOrKeyId,
+  BalanceForm,
+  BalanceParams,
+  MemberParams,
+  MemberPath,
+  WalletHistoryForm,
+} from './accounts.dto';
 import { AccountsService, type Member, type WalletRecord, type WalletSearch } from './accounts.service';
-
-const WALLET_SEARCHES = new Set<string>(['all', 'income', 'outcome']);
 
 const TOKEN = {
   digits: s.integer('decimal places of the token'),
@@ -29,39 +32,6 @@ const AMOUNTS = {
   total: s.decimalString('amount + utxo'),
   utxo: s.decimalString('unspent outputs'),
 };
-const WALLET = 'account address, or account id as signed or unsigned decimal';
-const ECOSYSTEM_PATH = { description: 'ecosystem id', schema: s.integer() };
-
-/**
- * AccountOrKeyId (json-rpc.md §6.2): an address or decimal account id as a string, or `{key_id}` /
- * `{account}` (a non-zero key_id wins). Bare numbers are refused, as the reference's clients never send them.
- */
-function accountOrKeyId(raw: unknown): bigint {
-  if (typeof raw === 'string') {
-    const keyId = addressToId(raw);
-    if (keyId === 0n) throw new Error('invalid key id or account address');
-    return keyId;
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || isLosslessNumber(raw)) {
-    throw new Error(
-      `json: cannot unmarshal ${isLosslessNumber(raw) ? 'number' : Array.isArray(raw) ? 'array' : typeof raw} into Go value of type string`,
-    );
-  }
-  const object = raw as Record<string, unknown>;
-  const keyIdRaw = memberOf(object, 'key_id');
-  const keyId =
-    keyIdRaw === undefined || keyIdRaw === null
-      ? 0n
-      : decodeInteger(keyIdRaw, 'int64', -(2n ** 63n), 2n ** 63n - 1n);
-  if (keyId !== 0n) {
-    if (!hasValidChecksum(keyId)) throw new Error('invalid key id');
-    return keyId;
-  }
-  const account = memberOf(object, 'account');
-  const fromAccount = typeof account === 'string' ? addressToId(account) : 0n;
-  if (fromAccount === 0n) throw new Error('invalid Account');
-  return fromAccount;
-}
 
 /** The reference writes members with its Go field names on REST. */
 function restMember(member: Member) {
@@ -99,10 +69,14 @@ export class AccountsController {
   /** The superset of decisions.md: the interface's `money` beside the reference's members. */
   @ApiRoute({
     summary: 'Balance of an account: account, unspent outputs, their total, and the token',
-    path: { wallet: WALLET },
-    form: {
-      ecosystem: { description: 'ecosystem id; 0 or absent: the session ecosystem', schema: s.integer() },
-    },
+    description:
+      "Reads the key's `amount` in `1_keys`, its unspent outputs in `spent_info` and the token in " +
+      '`1_ecosystems`; amounts are decimal strings in minimal units, `money` the total in whole tokens ' +
+      '(`digits` places), and `amount` is "" when the key has no account in the ecosystem. The wallet is an ' +
+      'address or a signed or unsigned decimal account id with a valid check digit, else E_INVALIDWALLET; ' +
+      "`ecosystem` 0 or absent means the session's (1 when anonymous), one that does not exist is " +
+      'E_ECOSYSTEM, one that is not an integer E_SERVER. Not served on CLB nodes. JSON-RPC: `ibax.getBalance` ' +
+      '(without `money`).',
     answer: s.object({
       amount: AMOUNTS.amount,
       money: s.string('the total in whole tokens'),
@@ -114,10 +88,9 @@ export class AccountsController {
   })
   @Get('balance/:wallet')
   @BlockchainRoute()
-  async balance(@Param('wallet') wallet: string, @Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { ecosystem: 'int64' });
-    const ecosystem = await this.ecosystems.resolve(form.ecosystem, req.caller.ecosystemId);
-    const balance = await this.accounts.balance(walletKeyId(wallet), ecosystem);
+  async balance(@Form() form: BalanceForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
+    const balance = await this.accounts.balance(walletKeyId(form.wallet), ecosystem);
     return {
       amount: balance.amount,
       money: balance.money,
@@ -131,7 +104,11 @@ export class AccountsController {
 
   @ApiRoute({
     summary: 'The member of an ecosystem with an account (all zero when there is none)',
-    path: { ecosystem: ECOSYSTEM_PATH, account: WALLET },
+    description:
+      'Reads `1_members` and answers with the Go field names the reference uses; `MemberInfo` is the ' +
+      'member_info JSON as text. The account is an address or a decimal account id (looked up by its ' +
+      'address); the ecosystem is read leniently (not a number: 0). No member is not an error: 200 with ID 0, ' +
+      'empty texts and ImageID null. JSON-RPC: `ibax.getMember` (snake_case members).',
     answer: s.object({
       ID: s.integer(),
       MemberName: s.string(),
@@ -140,19 +117,22 @@ export class AccountsController {
     }),
   })
   @Get('member/:ecosystem/:account')
-  async member(@Param('ecosystem') ecosystem: string, @Param('account') account: string) {
-    return restMember(await this.accounts.member(lenientInt64(ecosystem), account));
+  async member(@Form() { ecosystem, account }: MemberPath) {
+    return restMember(await this.accounts.member(ecosystem, account));
   }
 
   @ApiRoute({
     summary: "A member's avatar image (bytes, with its content type)",
-    path: { ecosystem: ECOSYSTEM_PATH, account: WALLET },
+    description:
+      "The raw bytes of the `1_binaries` row the member's `image_id` names, with its stored content type " +
+      '(application/octet-stream when it has none). No such member, or no image: 404 E_NOTFOUND "Record not ' +
+      'found"; an image row that is missing or empty: 404 E_NOTFOUND "Page not found". No session needed.',
     answer: s.string('the image bytes'),
     errors: ['E_NOTFOUND'],
   })
   @Get('avatar/:ecosystem/:account')
-  async avatar(@Param('ecosystem') ecosystem: string, @Param('account') account: string) {
-    const image = await this.accounts.avatar(lenientInt64(ecosystem), account);
+  async avatar(@Form() { ecosystem, account }: MemberPath) {
+    const image = await this.accounts.avatar(ecosystem, account);
     return new RawBody(image.data, image.mimeType);
   }
 
@@ -162,11 +142,11 @@ export class AccountsController {
    */
   @ApiRoute({
     summary: "The session account's token transfers in its ecosystem, newest first",
-    form: {
-      searchType: 'income, outcome or all (default)',
-      page: { description: 'page number from 1 (default 1)', schema: s.integer() },
-      limit: { description: 'transfers per page, 1…500 (default 20)', schema: s.integer() },
-    },
+    description:
+      'Rows of `1_history` in the session ecosystem that the session key received (`searchType` income), sent ' +
+      '(outcome) or both (all, the default); `page` from 1 and `limit` 1…500 (0 or absent: 1 and 20). ' +
+      '`Amount` is in minimal units, `Money` in whole tokens, `TxHash` hex, `CreatedAt` Unix seconds. Another ' +
+      '`searchType`, a negative `page` or `limit`, or a `limit` above 500 is E_SERVER; not served on CLB nodes.',
     answer: s.array(
       s.object({
         ID: s.integer(),
@@ -187,20 +167,14 @@ export class AccountsController {
   @Get('walletHistory')
   @Auth()
   @BlockchainRoute()
-  async walletHistory(@Req() req: ApiRequest, @CurrentCaller() caller: Caller) {
-    const form = parseForm(FormValues.of(req), { searchType: 'string', page: 'int64', limit: 'int64' });
-    const search = (form.searchType ?? 'all').toLowerCase();
-    if (!WALLET_SEARCHES.has(search)) throw ApiError.server('searchType must be income, outcome or all');
-    const page = form.page === undefined || form.page === 0n ? 1n : form.page;
-    if (page < 1n) throw ApiError.server('page must be at least 1');
-    const limit = form.limit === undefined || form.limit === 0n ? 20n : form.limit;
-    if (limit < 1n || limit > 500n) throw ApiError.server('limit must be between 1 and 500');
+  async walletHistory(@Form() form: WalletHistoryForm, @CurrentCaller() caller: Caller) {
     const records = await this.accounts.walletHistory(
       caller.ecosystemId,
       caller.keyId,
-      search as WalletSearch,
-      page,
-      limit,
+      (form.searchType ?? 'all').toLowerCase() as WalletSearch,
+      // 0 (or absent) is the first page, and 20 transfers.
+      form.page || 1n,
+      form.limit || 20n,
     );
     return records.map(walletRecord);
   }
@@ -215,6 +189,11 @@ export class AccountsRpc {
 
   @RpcMethod('getBalance', {
     summary: 'Balance of an account: account, unspent outputs, their total, and the token',
+    description:
+      '`account` is an address or decimal account id as a string, or `{key_id}` / `{account}` (a bare number ' +
+      "is refused); `ecosystem` 0 or absent means the caller's (1 when anonymous). An ecosystem that does not " +
+      "exist and a missing account are invalid params (`ecosystem N doesn't exist`, `params can not be " +
+      'empty`). Amounts are decimal strings in minimal units; `amount` is "" when the key has no account there.',
     result: s.object({
       amount: AMOUNTS.amount,
       digits: TOKEN.digits,
@@ -223,20 +202,8 @@ export class AccountsRpc {
       token_symbol: TOKEN.token_symbol,
       token_name: TOKEN.token_name,
     }),
-    params: [
-      {
-        name: 'account',
-        type: accountOrKeyId,
-        optional: true,
-        schema: s.oneOf(
-          s.string(WALLET),
-          s.object({ key_id: s.integer(), account: s.string() }, { optional: ['key_id', 'account'] }),
-        ),
-      },
-      { name: 'ecosystem', type: 'int64', optional: true },
-    ],
   })
-  async getBalance([keyId, requested]: [bigint?, bigint?], { caller }: RpcCallContext) {
+  async getBalance({ account, ecosystem: requested }: BalanceParams, { caller }: RpcCallContext) {
     let ecosystem: bigint;
     try {
       ecosystem = await this.ecosystems.resolve(requested, caller.ecosystemId);
@@ -245,8 +212,8 @@ export class AccountsRpc {
       if (error instanceof ApiError) throw RpcError.invalidParams(error.rpcMessage);
       throw error;
     }
-    if (keyId === undefined) throw RpcError.invalidParams('params can not be empty');
-    const balance = await this.accounts.balance(keyId, ecosystem);
+    if (account === undefined) throw RpcError.invalidParams('params can not be empty');
+    const balance = await this.accounts.balance(accountOrKeyId(account), ecosystem);
     return {
       amount: balance.amount,
       digits: balance.digits,
@@ -259,18 +226,17 @@ export class AccountsRpc {
 
   @RpcMethod('getMember', {
     summary: 'The member of an ecosystem with an account (all zero when there is none)',
+    description:
+      '`account` must be a valid address or decimal account id and `ecosystemId` at least 1, else invalid ' +
+      "params; the member is looked up by the account's address. No member: id 0, empty texts, image_id null.",
     result: s.object({
       id: s.integer(),
       member_name: s.string(),
       image_id: s.nullable(s.integer()),
       member_info: s.string('JSON text'),
     }),
-    params: [
-      { name: 'account', type: 'string' },
-      { name: 'ecosystemId', type: 'int64' },
-    ],
   })
-  async getMember([account, ecosystem]: [string, bigint]) {
+  async getMember({ account, ecosystemId: ecosystem }: MemberParams) {
     if (addressToId(account) === 0n) throw RpcError.invalidParams(`account[${account}] address invalid`);
     if (ecosystem <= 0n) throw RpcError.invalidParams('ecosystem id invalid');
     const member = await this.accounts.member(ecosystem, account);

@@ -9,15 +9,22 @@ import {
   ApiProduces,
   ApiQuery,
 } from '@nestjs/swagger';
+import { dtoFields, FORM_DTO, type DtoClass } from '../common/dto/dto-fields';
 import type { ErrorCode } from '../common/error-codes';
+import { fieldSchema } from './dto-schema';
 import { schema as s, type JsonSchema } from './schema';
 
 /** A value: its description, or the description with a schema (a string when none is given). */
 export type FieldDoc = string | { description: string; schema?: JsonSchema; required?: boolean };
 
 export interface RouteDoc {
+  /** One line: what the route gives (the operation's title). */
   summary: string;
-  description?: string;
+  /**
+   * What a client needs beyond the summary: what is read, from where, in which encoding, what the values
+   * mean, when it fails. Every route has one (`test/ops/api-description.e2e.ts`).
+   */
+  description: string;
   /** Path parameters by name (all required). */
   path?: Record<string, FieldDoc>;
   /**
@@ -33,8 +40,14 @@ export interface RouteDoc {
   errors?: ErrorCode[];
 }
 
+/** The security scheme of routes that need a session (a bearer JWT from login). */
+export const SESSION_AUTH = 'session';
+
 /** The OpenAPI extension listing a route's error codes; the document builder turns it into responses. */
 export const ERROR_CODES_EXTENSION = 'x-error-codes';
+
+/** The OpenAPI extension marking a route a CLB node does not serve (`@BlockchainRoute`). */
+export const BLOCKCHAIN_ONLY_EXTENSION = 'x-blockchain-only';
 
 function field(doc: FieldDoc): { description: string; schema: JsonSchema; required: boolean } {
   if (typeof doc === 'string') return { description: doc, schema: s.string(), required: false };
@@ -47,6 +60,30 @@ function field(doc: FieldDoc): { description: string; schema: JsonSchema; requir
  * fails on a route without it.
  */
 export function ApiRoute(doc: RouteDoc, method: 'GET' | 'POST' = 'GET'): MethodDecorator {
+  return (target, key, descriptor) => {
+    const dto = Reflect.getMetadata(FORM_DTO, descriptor.value as object) as DtoClass | undefined;
+    if (dto && (doc.path || doc.form)) {
+      throw new Error(
+        `${target.constructor.name}.${String(key)}: its values are declared by its @Form() DTO`,
+      );
+    }
+    routeDecorators(dto ? { ...doc, ...dtoDocs(dto) } : doc, method)(target, key, descriptor);
+  };
+}
+
+/** A DTO's fields as the route's path parameters and form values. */
+function dtoDocs(dto: DtoClass): Pick<RouteDoc, 'path' | 'form'> {
+  const path: Record<string, FieldDoc> = {};
+  const form: Record<string, FieldDoc> = {};
+  for (const field of dtoFields(dto)) {
+    const doc = { description: field.description, schema: fieldSchema(field), required: !field.optional };
+    if (field.inPath) path[field.name] = doc;
+    else form[field.name] = doc;
+  }
+  return { path, form };
+}
+
+function routeDecorators(doc: RouteDoc, method: 'GET' | 'POST'): MethodDecorator {
   const decorators: (MethodDecorator | ClassDecorator)[] = [
     ApiOperation({ summary: doc.summary, description: doc.description }),
     ApiOkResponse({ description: doc.summary, schema: doc.answer as never }),

@@ -1,13 +1,13 @@
-import { Controller, Get, HttpCode, Injectable, Post, Req } from '@nestjs/common';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
+import type { ErrorCode } from '../common/error-codes';
+import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
+import { Form } from '../common/http/form';
 import { CurrentCaller } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { decodeInteger, member } from '../rpc/rpc-params';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
-import { AuthService, type LoginInput } from './auth.service';
-import type { Caller } from './caller';
+import { LoginForm, LoginParams } from './auth.dto';
+import { AuthService } from './auth.service';
+import type { Caller } from '../common/caller';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
@@ -20,6 +20,26 @@ const GETUID_SESSION = s.object({
   address: s.string(),
   ...NETWORK_AND_CRYPTO,
 });
+/**
+ * What a login can fail with, over REST and JSON-RPC alike. An expired getuid token is E_TOKENEXPIRED (the
+ * routes are not @Auth, so it is declared here); a missing signature is E_SIGNATURE and a closed ecosystem
+ * E_STATELOGIN (E_EMPTYSIGN and E_ECONOTOPEN are never sent).
+ */
+const LOGIN_ERRORS: ErrorCode[] = [
+  'E_UNKNOWNUID',
+  'E_TOKENEXPIRED',
+  'E_ECOSYSTEM',
+  'E_INVALIDWALLET',
+  'E_EMPTYPUBLIC',
+  'E_SIGNATURE',
+  'E_STATELOGIN',
+  'E_KEYNOTFOUND',
+  'E_NEWUSER',
+  'E_DELETEDKEY',
+  'E_CHECKROLE',
+  'E_SERVER',
+];
+
 const LOGIN_ANSWER = s.object(
   {
     token: s.string('the session token (JWT)'),
@@ -58,45 +78,17 @@ export class AuthController {
   @ApiPostRoute({
     summary: 'Log in with a signed uid (registers an unknown key with a NewUser transaction)',
     description:
-      'Send the getuid token as the bearer token. The signature covers "LOGIN" + network id + uid.',
-    form: {
-      ecosystem: { description: 'ecosystem to log in to (default 1)', schema: s.integer() },
-      expire: { description: 'session lifetime in seconds', schema: s.integer() },
-      pubkey: { description: 'public key (hex); or key_id of a registered key', schema: s.hex() },
-      key_id: 'key id or account address of a registered key',
-      signature: {
-        description: 'signature of the uid text (hex, raw r‖s or DER)',
-        schema: s.hex(),
-        required: true,
-      },
-      role_id: { description: 'role to act in', schema: s.integer() },
-    },
+      'Send the getuid token as the bearer token. The signature covers "LOGIN" + network id + uid. ' +
+      'Each uid logs in once; `pubkey` and `signature` are hex, `expire` is 1 s to 10 years (0 or absent: 8 ' +
+      'hours). A key unknown in the ecosystem is registered only in ecosystem 1 or one with free_membership ' +
+      '= 1 (else E_STATELOGIN), and the login waits up to 12 s for that block (E_NEWUSER: get a new uid, ' +
+      'retry).',
     answer: LOGIN_ANSWER,
-    errors: [
-      'E_UNKNOWNUID',
-      'E_SIGNATURE',
-      'E_EMPTYPUBLIC',
-      'E_EMPTYSIGN',
-      'E_STATELOGIN',
-      'E_ECONOTOPEN',
-      'E_NEWUSER',
-      'E_CHECKROLE',
-      'E_SERVER',
-      'E_ECOSYSTEM',
-      'E_DELETEDKEY',
-    ],
+    errors: LOGIN_ERRORS,
   })
   @Post('login')
   @HttpCode(200)
-  login(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), {
-      ecosystem: 'int64',
-      expire: 'int64',
-      pubkey: 'hex',
-      key_id: 'string',
-      signature: 'hex',
-      role_id: 'int64',
-    });
+  login(@Form() form: LoginForm, @CurrentCaller() caller: Caller) {
     return this.auth.login(
       {
         ecosystem: form.ecosystem,
@@ -106,55 +98,22 @@ export class AuthController {
         signature: form.signature,
         roleId: form.role_id,
       },
-      req.caller,
+      caller,
     );
   }
 
-  @ApiRoute({ summary: 'Whether the bearer token is a valid session, and until when', answer: AUTH_STATUS })
+  @ApiRoute({
+    summary: 'Whether the bearer token is a valid session, and until when',
+    description:
+      'Reads only the bearer token: any valid token, a getuid token included, gives `active: true` and its ' +
+      'expiry in Unix seconds; no token, an expired or a forged one gives `{"active":false}`. Never fails. ' +
+      'JSON-RPC: `ibax.getAuthStatus` (which needs a session).',
+    answer: AUTH_STATUS,
+  })
   @Get('auth/status')
   authStatus(@CurrentCaller() caller: Caller) {
     return this.auth.authStatus(caller);
   }
-}
-
-const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
-
-/** The login object of JSON-RPC: {ecosystem_id, expire, public_key, key_id, signature, role_id}. */
-function loginForm(raw: unknown): LoginInput {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new Error('expected an object with public_key or key_id, and signature');
-  }
-  const object = raw as Record<string, unknown>;
-  const integer = (name: string) => {
-    const value = member(object, name);
-    if (value === undefined || value === null) return undefined;
-    try {
-      return decodeInteger(value, 'int64', ...INT64);
-    } catch (error) {
-      throw new Error(`${name}: ${(error as Error).message}`);
-    }
-  };
-  const text = (name: string) => {
-    const value = member(object, name);
-    if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string') throw new Error(`${name}: expected a string`);
-    return value;
-  };
-  const hex = (name: string) => {
-    const value = text(name);
-    if (value === undefined || value === '') return undefined;
-    if (value.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(value))
-      throw new Error(`${name}: encoding/hex: invalid hex text`);
-    return Buffer.from(value, 'hex');
-  };
-  return {
-    ecosystem: integer('ecosystem_id'),
-    expire: integer('expire'),
-    publicKey: hex('public_key'),
-    keyId: text('key_id'),
-    signature: hex('signature'),
-    roleId: integer('role_id'),
-  };
 }
 
 @Injectable()
@@ -163,6 +122,9 @@ export class AuthRpc {
 
   @RpcMethod('getUid', {
     summary: 'A login challenge (uid and a five-second token), or who the session is',
+    description:
+      'Without a session: sign "LOGIN" + network id + uid and send the token as the bearer token of `login` ' +
+      'within five seconds. With one: its key, address and remaining time (Go duration text).',
     result: s.oneOf(GETUID_CHALLENGE, GETUID_SESSION),
   })
   getUid(_args: [], { caller }: RpcCallContext) {
@@ -171,31 +133,30 @@ export class AuthRpc {
 
   @RpcMethod('login', {
     summary: 'Log in with a signed uid (registers an unknown key with a NewUser transaction)',
+    description:
+      'Send the getUid token as the bearer token; each uid logs in once. Members: `ecosystem_id` (0 or ' +
+      'absent: 1), `expire` seconds (0 or absent: 8 hours, at most 10 years), `public_key` and `signature` in ' +
+      'hex, `key_id` (address or decimal) of a registered key, `role_id`. An unknown key is registered only ' +
+      'in ecosystem 1 or one with free_membership = 1, and the call waits up to 12 s for that block.',
     singleObject: true,
-    params: [
-      {
-        name: 'form',
-        type: loginForm,
-        optional: true,
-        description: 'the login; signature over "LOGIN" + network id + uid, hex',
-        schema: s.object(
-          {
-            ecosystem_id: s.integer(),
-            expire: s.integer(),
-            public_key: s.hex(),
-            key_id: s.string(),
-            signature: s.hex(),
-            role_id: s.integer(),
-          },
-          { optional: ['ecosystem_id', 'expire', 'public_key', 'key_id', 'role_id'] },
-        ),
-      },
-    ],
     result: LOGIN_ANSWER,
+    errors: LOGIN_ERRORS,
   })
-  login([form]: [LoginInput | undefined], { caller }: RpcCallContext) {
-    if (!form) throw RpcError.invalidParams('params can not be empty');
-    return this.auth.login(form, caller);
+  login(params: LoginParams, { caller }: RpcCallContext) {
+    // Absent params and an object without one login member read alike: both are the reference's empty params.
+    if (Object.values(params).every((value) => value === undefined))
+      throw RpcError.invalidParams('params can not be empty');
+    return this.auth.login(
+      {
+        ecosystem: params.ecosystem_id,
+        expire: params.expire,
+        publicKey: params.public_key,
+        keyId: params.key_id,
+        signature: params.signature,
+        roleId: params.role_id,
+      },
+      caller,
+    );
   }
 
   /** The interface document marks chain.getAuthStatus as needing a session (REST auth/status does not). */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { JwtService } from '@nestjs/jwt';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { ApiError } from '../common/api-error';
@@ -8,9 +7,10 @@ import { formatGoDuration } from '../common/go-duration';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { CryptoError, parsePublicKey, stringToAddress, utf8 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { NotifyService } from '../notify/notify.service';
 import { KeyRegistration } from '../tx/key-registration';
-import type { Caller } from './caller';
-import { TokenService } from './token.service';
+import type { Caller } from '../common/caller';
+import { TokenService } from '../common/token.service';
 
 /** A getuid token lives five seconds; a session lasts `expire` seconds, 8 hours by default. */
 export const UID_TOKEN_LIFETIME = 5;
@@ -49,7 +49,6 @@ interface KeyRow {
 export class AuthService {
   /** Uids already used to log in, until their token would have expired anyway: a uid signs in once. */
   private readonly usedUids = new Map<string, number>();
-  private readonly notifyJwt: JwtService;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,9 +57,8 @@ export class AuthService {
     private readonly identity: NodeIdentity,
     private readonly db: DatabaseService,
     private readonly registration: KeyRegistration,
-  ) {
-    this.notifyJwt = new JwtService({ secret: config.centrifugo.secret });
-  }
+    private readonly notify: NotifyService,
+  ) {}
 
   getUid(caller: Caller) {
     const common = {
@@ -137,17 +135,13 @@ export class AuthService {
       },
       expire,
     );
-    const notifyKey = this.notifyJwt.sign(
-      { sub: wallet.toString(), exp: Math.floor(Date.now() / 1000) + expire },
-      { algorithm: 'HS256', noTimestamp: true },
-    );
     const roles = await this.roles(ecosystem, account);
     return {
       token,
       ecosystem_id: ecosystem.toString(),
       key_id: wallet.toString(),
       account,
-      notify_key: notifyKey,
+      notify_key: this.notify.connectionToken(wallet, expire),
       isnode: wallet === this.identity.keys.node.keyId,
       isowner: founder !== undefined && founder === wallet.toString(),
       clb: this.config.nodeMode === 'clb',

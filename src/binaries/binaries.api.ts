@@ -1,9 +1,11 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
+import { Form } from '../common/http/form';
 import { RawBody } from '../common/http/responses';
 import { BinariesService, type Download } from './binaries.service';
+import { BinaryPath, ColumnDataPath } from './binaries.dto';
 
 function download(file: Download): RawBody {
   return new RawBody(file.data, file.mimeType, {
@@ -19,36 +21,31 @@ export class BinariesController {
 
   @ApiRoute({
     summary: 'A stored binary (file) by id, when the hash matches its bytes',
-    path: {
-      id: 'binary id',
-      hash: 'MD5 (32 hex digits) or the node hash (64) of the bytes',
-    },
+    description:
+      'Reads the `1_binaries` row by id, whatever its ecosystem, and sends its raw bytes as an attachment ' +
+      'with the stored file name and content type. `hash` (either case) is the MD5 (32 hex digits) or the node ' +
+      'hash (64, Keccak-256 by default) of the bytes; any other value is 400 E_HASHWRONG. An id that is not a ' +
+      'decimal integer or names no row is 404 E_NOTFOUND; no session needed.',
     answer: s.string('the bytes, with the stored content type, as an attachment'),
     errors: ['E_NOTFOUND', 'E_HASHWRONG'],
   })
   @Get(['data/:id/data/:hash', 'api/v2/data/:id/data/:hash'])
-  async binary(@Param('id') id: string, @Param('hash') hash: string) {
+  async binary(@Form() { id, hash }: BinaryPath) {
     return download(await this.binaries.binary(id, hash));
   }
 
   @ApiRoute({
     summary: 'The value of a column of a row of an ecosystem table, when the hash matches it',
-    path: {
-      table: 'physical table name, e.g. 1_binaries',
-      id: 'row id',
-      column: 'column name',
-      hash: 'MD5 (32 hex digits) or the node hash (64) of the value',
-    },
+    description:
+      'Only ecosystem tables named `<ecosystem>_<name>` (e.g. 1_binaries): a bytea value is sent as its raw ' +
+      'bytes, any other as its text in UTF-8, as application/octet-stream attachment. `hash` is the MD5 (32 ' +
+      'hex) or node hash (64 hex) of those bytes, else 400 E_HASHWRONG. An id that is not a decimal int64 is ' +
+      '404 E_PARAMNOTFOUND; an unknown table, column or row, or a NULL value, is 404 E_NOTFOUND.',
     answer: s.string('the bytes, as an attachment'),
     errors: ['E_PARAMNOTFOUND', 'E_NOTFOUND', 'E_HASHWRONG'],
   })
   @Get(['data/:table/:id/:column/:hash', 'api/v2/data/:table/:id/:column/:hash'])
-  async columnData(
-    @Param('table') table: string,
-    @Param('id') id: string,
-    @Param('column') column: string,
-    @Param('hash') hash: string,
-  ) {
+  async columnData(@Form() { table, id, column, hash }: ColumnDataPath) {
     return download(await this.binaries.columnData(table, id, column, hash));
   }
 }

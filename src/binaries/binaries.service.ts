@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { asBuffer, DatabaseService } from '../database/database.service';
-import { TableCatalog } from '../tables/catalog';
+import { TableCatalog } from '../table-access/catalog';
 
 export interface Download {
   data: Buffer;

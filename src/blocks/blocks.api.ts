@@ -1,14 +1,18 @@
-import { Controller, Get, Injectable, Param, Req } from '@nestjs/common';
-import { isLosslessNumber } from 'lossless-json';
+import { Controller, Get, Injectable } from '@nestjs/common';
 import { formatSize } from '../chain/codec';
-import { ApiError } from '../common/api-error';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
-import { lenientInt64 } from '../common/http/path-params';
+import { Form } from '../common/http/form';
 import { BlockchainRoute } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { listedParams } from './block-content';
+import { listedParams } from '../chain/block-content';
+import {
+  BlockIdOrHashParams,
+  BlockIdParams,
+  BlockPath,
+  BlocksRangeForm,
+  BlocksRangeParams,
+  readBlockIdOrHash,
+} from './blocks.dto';
 import { BlocksService, type BlockRef, type BlockSummary, type StoredBlock } from './blocks.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -88,11 +92,12 @@ function detailedBlocks(blocks: readonly StoredBlock[], encode: Encode, rest: bo
   return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** REST range: `block_id` is the first block (0 → from 1), `count` 25 by default and at most 1000. */
-function restRange(req: ApiRequest): { first: bigint; count: bigint } {
-  const form = parseForm(FormValues.of(req), { block_id: 'int64', count: 'int64' });
+/**
+ * REST range: `block_id` is the first block (0 → from 1; below 0 the DTO refuses), `count` 25 by default
+ * and at most 1000.
+ */
+function restRange(form: BlocksRangeForm): { first: bigint; count: bigint } {
   const blockId = form.block_id ?? 0n;
-  if (blockId < 0n) throw ApiError.server('parameter is invalid');
   let count = form.count ?? 25n;
   if (count <= 0n) count = 25n;
   if (count > 1000n) count = 1000n;
@@ -108,33 +113,12 @@ function rpcRange(blockId: bigint, count: bigint): { first: bigint; count: bigin
   return { first: blockId, count: size };
 }
 
-/** BlockIdOrHash (json-rpc.md §6.3): a 64-character hash, a height as text, or `{id}` / `{hash}`. */
-function blockRef(raw: unknown): BlockRef | null {
-  if (raw === null || raw === undefined) return null;
-  let id: bigint | undefined;
-  let hash: string | undefined;
-  if (typeof raw === 'string') {
-    if (raw.length === 64) hash = raw;
-    else {
-      if (!/^[0-9A-Za-z]+$/.test(raw)) throw new Error('invalid block id or block hash');
-      if (!/^\d+$/.test(raw)) throw new Error(`strconv.ParseInt: parsing "${raw}": invalid syntax`);
-      id = BigInt(raw);
-    }
-  } else if (typeof raw === 'object' && !Array.isArray(raw) && !isLosslessNumber(raw)) {
-    const object = raw as { id?: unknown; hash?: unknown };
-    if (object.id !== undefined && object.hash !== undefined && object.hash !== '') {
-      throw new Error('block id or block hash must be only choose one');
-    }
-    if (isLosslessNumber(object.id) && /^-?\d+$/.test(object.id.value)) id = BigInt(object.id.value);
-    if (typeof object.hash === 'string') hash = object.hash;
-  } else {
-    throw new Error(
-      `json: cannot unmarshal ${isLosslessNumber(raw) ? 'number' : typeof raw} into Go value of type string`,
-    );
-  }
-  if (hash !== undefined && /^[0-9a-fA-F]{64}$/.test(hash)) return { hash: Buffer.from(hash, 'hex') };
-  if (id !== undefined && id > 0n) return { id };
-  throw RpcError.invalidParams('params block Id Or block Hash invalid');
+/** The block a BlockIdOrHash argument names; one of its shapes that names none is refused. */
+function blockRef({ block }: BlockIdOrHashParams): BlockRef {
+  if (block === undefined) throw RpcError.invalidParams('params can not be empty');
+  const { ref } = readBlockIdOrHash(block);
+  if (!ref) throw RpcError.invalidParams('params block Id Or block Hash invalid');
+  return ref;
 }
 
 /** A block in brief; byte fields base64 on REST, hex on JSON-RPC. */
@@ -169,7 +153,9 @@ const DETAILED_BLOCK = s.object(
     key_id: s.integer(),
     time: s.integer(),
     tx_count: s.integer(),
-    size: s.string('e.g. "1.20 KiB"'),
+    size: s.string(
+      'size of the stored block: two decimals and a unit, no space, e.g. "1.20KiB" or "512.00B"',
+    ),
     rollbacks_hash: s.string(),
     rollback_hash: s.string('the same, as the interface document spells it'),
     merkle_root: s.string(),
@@ -184,36 +170,24 @@ const DETAILED_BLOCK = s.object(
         key_id: s.integer(),
         time: s.integer(),
         type: s.integer(),
-        size: s.string(),
+        size: s.string('size of its payload, as the block size, e.g. "412.00B"'),
       }),
     ),
   },
   { optional: ['sys_update'] },
 );
 const DETAILED_BLOCKS = s.map(DETAILED_BLOCK, 'by block id');
-const RANGE_FORM = {
-  block_id: { description: 'first block (0 or absent: 1)', schema: s.integer() },
-  count: { description: 'how many blocks: 25 by default, at most 1000', schema: s.integer() },
-};
-const RPC_RANGE = [
-  { name: 'blockId', type: 'int64', description: 'first block (> 0)' },
-  { name: 'count', type: 'int64', description: 'how many: 0 → 25, at most 100' },
-] as const;
-const BLOCK_REF = {
-  name: 'block',
-  type: blockRef,
-  optional: true,
-  description: 'a block hash (64 hex), a block id as text, or {"id": n} / {"hash": "…"}',
-  schema: s.oneOf(s.string(), s.object({ id: s.integer() }), s.object({ hash: s.hex() })),
-};
-
 @Controller('api/v2')
 export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
   @ApiRoute({
     summary: 'Height of the chain (id of the last block)',
+    description:
+      'The highest id in `block_chain`, as a JSON number. An empty chain is 404 E_NOTFOUND; not served on CLB ' +
+      'nodes. JSON-RPC: `ibax.maxBlockId` (the bare number).',
     answer: s.object({ max_block_id: s.integer() }),
+    errors: ['E_NOTFOUND'],
   })
   @Get('maxblockid')
   @BlockchainRoute()
@@ -223,39 +197,52 @@ export class BlocksController {
 
   @ApiRoute({
     summary: 'A block in brief',
-    path: { id: 'block id' },
+    description:
+      'Reads the `block_chain` row: `hash` and `rollbacks_hash` are base64 here (hex on JSON-RPC ' +
+      "`ibax.getBlockInfo`), `time` is Unix seconds, `key_id` the producing node's key. A path id that is not " +
+      'a number reads as block 0; a block that does not exist is 404 E_NOTFOUND. Not served on CLB nodes.',
     answer: BLOCK_SUMMARY,
-    errors: ['E_NOTFOUND', 'E_SERVER'],
+    errors: ['E_NOTFOUND'],
   })
   @Get('block/:id')
   @BlockchainRoute()
-  async block(@Param('id') id: string) {
-    return blockSummary(await this.blocks.block(lenientInt64(id)), base64);
+  async block(@Form() { id }: BlockPath) {
+    return blockSummary(await this.blocks.block(id), base64);
   }
 
   @ApiRoute({
     summary: 'Blocks from block_id on, with their transactions in brief',
-    form: RANGE_FORM,
+    description:
+      'The blocks `block_id` … `block_id + count - 1` that exist (`block_id` 0 or absent: 1; `count` 25 by ' +
+      'default, at most 1000), keyed by id as text in text order; per transaction its hash (base64), contract ' +
+      'name ("" for transfers), params (null for transfers, bytes in them base64) and signer. A negative ' +
+      '`block_id` is E_SERVER "parameter is invalid", no block in the range 404 E_NOTFOUND, a block that ' +
+      'cannot be decoded E_SERVER. JSON-RPC: `ibax.getBlocksTxInfo` (hex, at most 100).',
     answer: BLOCKS_TX_INFO,
-    errors: ['E_SERVER'],
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
   @Get('blocks')
   @BlockchainRoute()
-  async blocksList(@Req() req: ApiRequest) {
-    const { first, count } = restRange(req);
+  async blocksList(@Form() form: BlocksRangeForm) {
+    const { first, count } = restRange(form);
     return blocksTxInfo(await this.blocks.range(first, count), base64);
   }
 
   @ApiRoute({
     summary: 'Blocks from block_id on, in detail',
-    form: RANGE_FORM,
+    description:
+      'Range, order and errors as `blocks`. Byte fields are base64: `merkle_root` encodes the stored root ' +
+      '(hex text), `bin_data` the whole stored block; sizes read like "1.69KiB", transaction `time` is in ' +
+      'milliseconds, and type 5/6 transfers show under `params` as `UTXO` / `TransferSelf`. `rollback_hash` ' +
+      "and `sys_update` (always false) are the interface document's extra members. JSON-RPC: " +
+      '`ibax.detailedBlocks` (hex, at most 100).',
     answer: DETAILED_BLOCKS,
-    errors: ['E_SERVER'],
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
   @Get('detailed_blocks')
   @BlockchainRoute()
-  async detailedBlocks(@Req() req: ApiRequest) {
-    const { first, count } = restRange(req);
+  async detailedBlocks(@Form() form: BlocksRangeForm) {
+    const { first, count } = restRange(form);
     return detailedBlocks(await this.blocks.range(first, count), base64, true);
   }
 }
@@ -264,57 +251,76 @@ export class BlocksController {
 export class BlocksRpc {
   constructor(private readonly blocks: BlocksService) {}
 
-  @RpcMethod('maxBlockId', { summary: 'Height of the chain (id of the last block)', result: s.integer() })
+  @RpcMethod('maxBlockId', {
+    summary: 'Height of the chain (id of the last block)',
+    result: s.integer(),
+    errors: ['E_NOTFOUND'],
+  })
   maxBlockId() {
     return this.blocks.maxBlockId();
   }
 
   @RpcMethod('getBlockInfo', {
     summary: 'A block in brief',
-    params: [{ name: 'blockId', type: 'int64', description: 'block id' }],
+    description:
+      '`hash` and `rollbacks_hash` are hex (base64 on REST `block/{id}`); `time` is Unix seconds. An id that ' +
+      'names no block (0 or less included) is NotFound.',
     result: BLOCK_SUMMARY,
+    errors: ['E_NOTFOUND'],
   })
-  async getBlockInfo([id]: [bigint]) {
-    return blockSummary(await this.blocks.block(id), hex);
+  async getBlockInfo({ blockId }: BlockIdParams) {
+    return blockSummary(await this.blocks.block(blockId), hex);
   }
 
   @RpcMethod('getBlocksTxInfo', {
     summary: 'Blocks from blockId on, with their transactions in brief',
-    params: [...RPC_RANGE],
+    description:
+      'Both params are required: `blockId` (> 0) is the first block, `count` 0 or less means 25, at most 100. ' +
+      'The blocks of that range that exist, keyed by id as text; hashes hex, bytes inside params base64. No ' +
+      'block in the range is NotFound.',
     result: BLOCKS_TX_INFO,
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
-  async getBlocksTxInfo([blockId, count]: [bigint, bigint]) {
+  async getBlocksTxInfo({ blockId, count }: BlocksRangeParams) {
     const range = rpcRange(blockId, count);
     return blocksTxInfo(await this.blocks.range(range.first, range.count), hex);
   }
 
   @RpcMethod('detailedBlocks', {
     summary: 'Blocks from blockId on, in detail',
-    params: [...RPC_RANGE],
+    description:
+      'Params and range as `getBlocksTxInfo` (`blockId` > 0, `count` 0 → 25, at most 100). Byte fields are ' +
+      'hex: `merkle_root` is the hex of the stored root (itself hex text), `bin_data` the whole stored block; ' +
+      'transaction `time` is in milliseconds.',
     result: DETAILED_BLOCKS,
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
-  async detailedBlocks([blockId, count]: [bigint, bigint]) {
+  async detailedBlocks({ blockId, count }: BlocksRangeParams) {
     const range = rpcRange(blockId, count);
     return detailedBlocks(await this.blocks.range(range.first, range.count), hex, false);
   }
 
   @RpcMethod('detailedBlock', {
     summary: 'One block in detail, by id or hash',
-    params: [BLOCK_REF],
+    description:
+      'The block: a 64-hex hash, an id as a decimal string, or `{"id": n}` / `{"hash": "…"}` (a bare number ' +
+      'is refused; an id of 0 or less or a malformed hash is invalid params). Byte fields are hex, as in ' +
+      '`detailedBlocks`.',
     result: DETAILED_BLOCK,
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
-  async detailedBlock([ref]: [BlockRef | null | undefined]) {
-    if (!ref) throw RpcError.invalidParams('params can not be empty');
-    return detailedBlock(await this.blocks.stored(ref), hex, false);
+  async detailedBlock(params: BlockIdOrHashParams) {
+    return detailedBlock(await this.blocks.stored(blockRef(params)), hex, false);
   }
 
   @RpcMethod('getTransactionCount', {
     summary: 'Number of transactions in a block, by id or hash',
-    params: [BLOCK_REF],
+    description:
+      'The block is named as for `detailedBlock`: a 64-hex hash, an id as text, or `{id}` / `{hash}`.',
     result: s.integer(),
+    errors: ['E_NOTFOUND'],
   })
-  async getTransactionCount([ref]: [BlockRef | null | undefined]) {
-    if (!ref) throw RpcError.invalidParams('params can not be empty');
-    return this.blocks.blockTransactionCount(ref);
+  async getTransactionCount(params: BlockIdOrHashParams) {
+    return this.blocks.blockTransactionCount(blockRef(params));
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ChainEvents } from '../chain/chain-events';
 import { ApiError } from '../common/api-error';
+import { INT64_MAX } from '../common/dto/validators';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService } from '../database/database.service';
-import { readBlockContent, type BlockContent } from './block-content';
+import { readBlockContent, type BlockContent } from '../chain/block-content';
 
 export interface BlockSummary {
   id: bigint;
@@ -104,12 +105,16 @@ export class BlocksService {
     return summary;
   }
 
-  /** Blocks `first` … `first + count - 1` that exist, in height order; E_NOTFOUND when none does. */
+  /**
+   * Blocks `first` … `first + count - 1` that exist, in height order; E_NOTFOUND when none does. The last
+   * is held to the highest block id there can be, so a range near it is not out of the column's range.
+   */
   async range(first: bigint, count: bigint): Promise<StoredBlock[]> {
+    const last = first + count - 1n;
     const rows = await this.db.query<BlockRow & { data: unknown }>(
       `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode", "data"
-         FROM "block_chain" WHERE "id" >= $1 AND "id" < $2 ORDER BY "id"`,
-      [first.toString(), (first + count).toString()],
+         FROM "block_chain" WHERE "id" >= $1 AND "id" <= $2 ORDER BY "id"`,
+      [first.toString(), (last < INT64_MAX ? last : INT64_MAX).toString()],
     );
     if (rows.length === 0) throw new ApiError('E_NOTFOUND');
     return rows.map((row) => this.decode(row));

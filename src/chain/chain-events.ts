@@ -1,10 +1,25 @@
-import { Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config';
 import type { Sql } from '../database/database.service';
 
-/** The chain grew to `height`, or was rolled back to it; `unknown`: changes may have been missed. */
-export type ChainChange = { kind: 'block' | 'rollback'; height: bigint } | { kind: 'unknown' };
+/**
+ * The chain grew to `height`, or was rolled back to it; `unknown`: changes may have been missed. `heard`:
+ * the change came over the database's LISTEN connection (made by any process, this one included), rather
+ * than from this process's own producer or rollback.
+ */
+export type ChainChange =
+  | { kind: 'block' | 'rollback'; height: bigint; heard?: boolean; notices?: BlockNotices }
+  | { kind: 'unknown' };
+
+/**
+ * What a block's transactions asked to have published (the UpdateNotifications and UpdateRolesNotifications
+ * built-ins): by ecosystem, accounts and roles. Known only to the process that made the block.
+ */
+export interface BlockNotices {
+  accounts: Map<bigint, Set<string>>;
+  roles: Map<bigint, Set<bigint>>;
+}
 
 const CHANNEL = 'ibax_chain';
 const RECONNECT_MS = 1_000;
@@ -76,7 +91,7 @@ export class ChainEvents implements OnApplicationShutdown {
     client.on('notification', (message) => {
       const [kind, height] = (message.payload ?? '').split(':');
       if ((kind === 'block' || kind === 'rollback') && /^\d+$/.test(height ?? '')) {
-        this.publish({ kind, height: BigInt(height) });
+        this.publish({ kind, height: BigInt(height), heard: true });
       }
     });
     try {
@@ -88,8 +103,3 @@ export class ChainEvents implements OnApplicationShutdown {
     }
   }
 }
-
-/** Chain changes are heard by domains in their own modules (tables) as well as the application's. */
-@Global()
-@Module({ providers: [ChainEvents], exports: [ChainEvents] })
-export class ChainEventsModule {}

@@ -56,11 +56,15 @@ export function parseHonorNodes(text: string): HonorNode[] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.map((entry: Record<string, unknown>) => ({
-    tcp_address: String(entry.tcp_address ?? ''),
-    api_address: String(entry.api_address ?? ''),
-    public_key: String(entry.public_key ?? ''),
-    unban_time: String(entry.unban_time ?? '0'),
-    stopped: entry.stopped === true,
-  }));
+  // As Go's unmarshal into a slice of structs: `null` is an empty entry, any other non-object spoils the list.
+  if (parsed.some((item) => typeof item !== 'object' || Array.isArray(item))) return [];
+  return (parsed as (Record<string, unknown> | null)[])
+    .map((item) => item ?? {})
+    .map((entry) => ({
+      tcp_address: String(entry.tcp_address ?? ''),
+      api_address: String(entry.api_address ?? ''),
+      public_key: String(entry.public_key ?? ''),
+      unban_time: String(entry.unban_time ?? '0'),
+      stopped: entry.stopped === true,
+    }));
 }

@@ -8,6 +8,19 @@ const STATUS_TEXT: Record<NodeState, string> = {
   stopped: 'node server is stopped',
 };
 
+/** The paths answered in every state: the version, the health probes and the Prometheus scrape. */
+export const SERVED_IN_EVERY_STATE: ReadonlySet<string> = new Set([
+  '/api/v2/version',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+]);
+
+/** The JSON-RPC gateway's paths: it answers while updating or stopped, with the state as a per-call error. */
+export function isRpcPath(path: string): boolean {
+  return path === '/' || path === '/rpc';
+}
+
 /**
  * Whether the node serves requests. While it updates its chain or after the network was stopped, every
  * route except `version` (and the health probes) answers 503 E_UPDATING / E_STOPPING.

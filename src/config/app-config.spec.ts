@@ -57,3 +57,41 @@ describe('configuration', () => {
     expect(() => read({ JSONRPC_ENABLED: 'maybe' })).toThrow(/JSONRPC_ENABLED="maybe": accepts true, false/);
   });
 });
+
+describe('settings read as durations and pairs', () => {
+  const dataDir = `/tmp/ibax-config-spec-${process.pid}`;
+
+  it('key bans: counts and Go durations, with the reference defaults', () => {
+    expect(resolveConfig(read({ DATA_DIR: dataDir })).keyBans).toEqual({
+      badTxLimit: 5,
+      windowMs: 300_000,
+      banMs: 900_000,
+    });
+    expect(
+      resolveConfig(read({ DATA_DIR: dataDir, BAN_BAD_TX: '0', BAN_BAD_TIME: '1h30m', BAN_TIME: '1.5s' }))
+        .keyBans,
+    ).toEqual({ badTxLimit: 0, windowMs: 5_400_000, banMs: 1500 });
+    expect(() => read({ BAN_TIME: '15' })).toThrow(
+      /BAN_TIME="15": accepts a duration such as 90s, 5m or 1h30m/,
+    );
+    expect(() => read({ BAN_BAD_TIME: '500ms' })).toThrow(/BAN_BAD_TIME="500ms": accepts a duration from 1s/);
+    expect(() => read({ BAN_BAD_TX: '-1' })).toThrow(/BAN_BAD_TX/);
+  });
+
+  it("Centrifugo's server API needs its address and its key together", () => {
+    expect(resolveConfig(read({ DATA_DIR: dataDir })).centrifugo.api).toBeUndefined();
+    expect(
+      resolveConfig(read({ DATA_DIR: dataDir, CENTRIFUGO_API_URL: 'http://c:8000', CENTRIFUGO_API_KEY: 'k' }))
+        .centrifugo.api,
+    ).toEqual({ url: 'http://c:8000', key: 'k' });
+    expect(() => resolveConfig(read({ DATA_DIR: dataDir, CENTRIFUGO_API_URL: 'http://c:8000' }))).toThrow(
+      /CENTRIFUGO_API_KEY="": needed with CENTRIFUGO_API_URL/,
+    );
+    expect(() => resolveConfig(read({ DATA_DIR: dataDir, CENTRIFUGO_API_KEY: 'k' }))).toThrow(
+      /CENTRIFUGO_API_URL="": needed with CENTRIFUGO_API_KEY/,
+    );
+    expect(() => read({ CENTRIFUGO_API_URL: 'ws://c:8000' })).toThrow(
+      /accepts an http:\/\/ or https:\/\/ URL/,
+    );
+  });
+});

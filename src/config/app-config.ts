@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import type { CryptoerName, HasherName } from '../crypto';
 import { environmentSchema, type Environment, type RpcNamespace } from './config.schema';
@@ -19,8 +19,14 @@ export interface AppConfig {
   jwtSecret: string;
   nodeMode: 'normal' | 'clb';
   jsonRpc: { enabled: boolean; namespaces: RpcNamespace[] };
-  centrifugo: { url: string | undefined; secret: string };
+  /**
+   * The notification service: the address clients connect to, the secret of their connection tokens, and
+   * the server API the node publishes to (unset: notifications are off).
+   */
+  centrifugo: { url: string | undefined; secret: string; api?: { url: string; key: string } };
   logLevel: Environment['LOG_LEVEL'];
+  /** `json`: one JSON object a line (pino); `pretty`: readable lines (pino-pretty). */
+  logFormat: 'json' | 'pretty';
   /** One successful request in this many is logged at info (the others at debug); 0: none. */
   requestLogSample: number;
   limits: RequestLimits;
@@ -33,8 +39,26 @@ export interface AppConfig {
   blockWriteBehind: boolean;
   /** On SIGTERM: how long requests and the block under way may take before the node closes anyway. */
   shutdownTimeoutMs: number;
+  /** Keys whose transactions keep failing are refused for a while (the reference's badTx/badTime/banTime). */
+  keyBans: KeyBanSettings;
+  /** Bounds of one WebSocket connection (JSON-RPC over WebSocket, subscriptions). */
+  webSocket: WebSocketLimits;
   /** Bounds of one page render (page and menu together); past them the answer is E_HEAVYPAGE. */
   pages: PageLimits;
+}
+
+export interface WebSocketLimits {
+  subscriptions: number;
+  messageSize: number;
+  messagesPerSecond: number;
+  idleTimeoutMs: number;
+}
+
+export interface KeyBanSettings {
+  /** Bad transactions within `windowMs` that ban a key; 0: keys are never banned. */
+  badTxLimit: number;
+  windowMs: number;
+  banMs: number;
 }
 
 export interface PageLimits {
@@ -103,7 +127,7 @@ export function readEnvironment(
 export function resolveConfig(environment: Environment): AppConfig {
   const dataDir = resolve(environment.DATA_DIR);
   try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    makeDirectory(dataDir);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new ConfigError([
@@ -126,8 +150,10 @@ export function resolveConfig(environment: Environment): AppConfig {
     centrifugo: {
       url: environment.CENTRIFUGO_URL,
       secret: environment.CENTRIFUGO_SECRET ?? persistedSecret(join(dataDir, 'centrifugo.secret')),
+      api: centrifugoApi(environment),
     },
     logLevel: environment.LOG_LEVEL,
+    logFormat: environment.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     requestLogSample: environment.REQUEST_LOG_SAMPLE,
     limits: {
       body: environment.BODY_LIMIT,
@@ -145,6 +171,17 @@ export function resolveConfig(environment: Environment): AppConfig {
     blockProducer: environment.BLOCK_PRODUCER,
     blockWriteBehind: environment.BLOCK_WRITE_BEHIND,
     shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
+    webSocket: {
+      subscriptions: environment.WS_SUBSCRIPTIONS_LIMIT,
+      messageSize: environment.WS_MESSAGE_SIZE,
+      messagesPerSecond: environment.WS_MESSAGES_PER_SECOND,
+      idleTimeoutMs: environment.WS_IDLE_TIMEOUT_MS,
+    },
+    keyBans: {
+      badTxLimit: environment.BAN_BAD_TX,
+      windowMs: environment.BAN_BAD_TIME,
+      banMs: environment.BAN_TIME,
+    },
     pages: {
       timeMs: environment.PAGE_TIME_LIMIT_MS,
       maxSize: environment.PAGE_SIZE_LIMIT,
@@ -153,8 +190,34 @@ export function resolveConfig(environment: Environment): AppConfig {
   };
 }
 
+/** The server API needs both its address and its key; one without the other is a mistake worth stopping for. */
+function centrifugoApi(environment: Environment): AppConfig['centrifugo']['api'] {
+  const { CENTRIFUGO_API_URL: url, CENTRIFUGO_API_KEY: key } = environment;
+  if (url && key) return { url, key };
+  if (url)
+    throw new ConfigError([`CENTRIFUGO_API_KEY="": needed with CENTRIFUGO_API_URL=${JSON.stringify(url)}`]);
+  if (key) throw new ConfigError(['CENTRIFUGO_API_URL="": needed with CENTRIFUGO_API_KEY']);
+  return undefined;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   return resolveConfig(readEnvironment(env));
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node's own `recursive` mkdir loops forever where mkdir answers ENOENT
+ * under a parent that exists (`DATA_DIR=/proc/x`).
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code !== 'ENOENT' || existsSync(dirname(dir)) || dirname(dir) === dir) throw error;
+    makeDirectory(dirname(dir));
+    mkdirSync(dir, { mode: 0o700 });
+  }
 }
 
 /** A secret generated once and kept in the data directory, so tokens survive restarts. */

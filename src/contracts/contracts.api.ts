@@ -1,11 +1,11 @@
-import { Controller, Get, Injectable, Param, Req } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
+import { Controller, Get, Injectable } from '@nestjs/common';
+import type { Caller } from '../common/caller';
+import { Form } from '../common/http/form';
 import { Auth, CurrentCaller } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import { ContractInfoParams, ContractPath, ContractsPageForm, ContractsPageParams } from './contracts.dto';
 import { ContractsService, type ContractRow } from './contracts.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
@@ -63,7 +63,7 @@ const CONTRACT_INFO = s.object({
   conditions: s.string(),
 });
 const CONTRACTS_PAGE = s.object({
-  count: s.any('how many contracts the ecosystem has'),
+  count: s.integer('how many contracts the ecosystem has'),
   list: s.nullable(
     s.array(
       s.map(s.string(), 'address, app_id, conditions, ecosystem_id, id, name, token_id, value, wallet_id'),
@@ -80,29 +80,36 @@ export class ContractsController {
 
   @ApiRoute({
     summary: "A contract's id, fields and owner",
-    path: { name: "contract name: Name (caller's ecosystem), @Name (ecosystem 1) or @<ecosystem>Name" },
+    description:
+      "Looks the name up among the compiled contracts (`Name`: the session's ecosystem, `@Name`: ecosystem " +
+      '1, `@<ecosystem>Name`: that one) and joins its `1_contracts` row. `id` (table id + 5000) is what a ' +
+      "transaction names; `fields` are the data section's parameters (`[]` when none); `tableid`, " +
+      "`walletid` and `tokenid` are decimal text, `address` the owner wallet's. An unknown contract is 404 " +
+      'E_CONTRACT, a database failure 500 E_QUERY. JSON-RPC: `ibax.getContractInfo`.',
     answer: CONTRACT_INFO,
     errors: ['E_CONTRACT', 'E_QUERY'],
   })
   @Get('contract/:name')
   @Auth()
-  contract(@Param('name') name: string, @CurrentCaller() caller: Caller) {
+  contract(@Form() { name }: ContractPath, @CurrentCaller() caller: Caller) {
     return this.contracts.info(name, caller.ecosystemId);
   }
 
   @ApiRoute({
     summary: "A page of the caller's ecosystem's contracts",
-    form: {
-      offset: { description: 'rows to skip', schema: s.integer() },
-      limit: { description: '25 by default, at most 1000', schema: s.integer() },
-    },
+    description:
+      "Rows of `1_contracts` of the session's ecosystem by id, with their source in `value`; every member " +
+      "is text, `id` the table id (a transaction names it + 5000), `address` the owner's. `count` counts " +
+      "all the ecosystem's contracts and `list` is null for an empty page; `limit` is 25 by default and at " +
+      'most 1000, a negative offset counts as 0, and a value that is not an integer is 400 E_SERVER. ' +
+      'JSON-RPC: `ibax.getContracts` (at most 100).',
     answer: CONTRACTS_PAGE,
+    errors: ['E_SERVER'],
   })
   @Get('contracts')
   @Auth()
-  list(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { limit: 'int64', offset: 'int64' });
-    return contractsPage(this.contracts, this.crypto, req.caller.ecosystemId, form.offset, form.limit, 1000n);
+  list(@Form() { offset, limit }: ContractsPageForm, @CurrentCaller() caller: Caller) {
+    return contractsPage(this.contracts, this.crypto, caller.ecosystemId, offset, limit, 1000n);
   }
 }
 
@@ -116,24 +123,20 @@ export class ContractsRpc {
   @RpcMethod('getContractInfo', {
     auth: true,
     summary: "A contract's id, fields and owner",
-    params: [{ name: 'contractName', type: 'string', description: 'Name, @Name or @<ecosystem>Name' }],
     result: CONTRACT_INFO,
+    errors: ['E_CONTRACT', 'E_QUERY'],
   })
-  getContractInfo([name]: [string], { caller }: RpcCallContext) {
-    if (!name) throw RpcError.invalidParams('params can not be empty');
-    return this.contracts.info(name, caller.ecosystemId);
+  getContractInfo({ contractName }: ContractInfoParams, { caller }: RpcCallContext) {
+    if (!contractName) throw RpcError.invalidParams('params can not be empty');
+    return this.contracts.info(contractName, caller.ecosystemId);
   }
 
   @RpcMethod('getContracts', {
     auth: true,
     summary: "A page of the caller's ecosystem's contracts",
-    params: [
-      { name: 'offset', type: 'int64', optional: true, description: 'rows to skip' },
-      { name: 'limit', type: 'int64', optional: true, description: '25 by default, at most 100' },
-    ],
     result: CONTRACTS_PAGE,
   })
-  getContracts([offset, limit]: [bigint | undefined, bigint | undefined], { caller }: RpcCallContext) {
+  getContracts({ offset, limit }: ContractsPageParams, { caller }: RpcCallContext) {
     return contractsPage(this.contracts, this.crypto, caller.ecosystemId, offset, limit, 100n);
   }
 }

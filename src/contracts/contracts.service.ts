@@ -3,7 +3,15 @@ import { GenesisService } from '../chain/genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { DatabaseService, type Sql } from '../database/database.service';
-import { CONTRACT_ID_OFFSET, Vm, type CompiledContract, type RunResult, type Value } from '../vm';
+import {
+  CONTRACT_ID_OFFSET,
+  Vm,
+  type CompiledContract,
+  type RunResult,
+  type Value,
+  type VmFailure,
+} from '../vm';
+import { releaseMemory } from './release-memory';
 import {
   HOST_BUILTINS,
   Journal,
@@ -15,9 +23,14 @@ import {
   type ContractRow,
   type HostState,
   type WriteBehind,
-} from './host';
+  pendingNotifications,
+  type PendingNotifications,
+} from '../contract-host';
 
-import { SYSTEM_CONTRACTS } from './system';
+import { SYSTEM_CONTRACTS } from '../chain/genesis/system-contracts';
+
+/** A failed transaction that made this much leaves it as garbage: the node asks for a collection. */
+const RELEASE_AFTER_BYTES = 64 * 1024 * 1024;
 
 export type { ContractRow };
 
@@ -62,6 +75,7 @@ export class ContractsService implements OnModuleInit {
     private readonly genesis: GenesisService,
   ) {
     this.vm = new Vm();
+    this.vm.releaseMemory = releaseMemory;
     this.vm.builtins.registerAll(HOST_BUILTINS);
     this.vm.loadPrelude(PRELUDE);
   }
@@ -87,6 +101,12 @@ export class ContractsService implements OnModuleInit {
         );
       }
     }
+    await this.loadPrices(sql);
+    if (rows.length > 0) this.logger.log(`compiled ${rows.length} contracts in ${Date.now() - started} ms`);
+  }
+
+  /** The built-ins' fuel prices from the `price_exec_*` platform parameters (UpdatePlatformParam changes them). */
+  async loadPrices(sql: Sql = this.db): Promise<void> {
     const prices = await sql.query<{ name: string; value: string }>(
       `SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" LIKE 'price_exec_%'`,
     );
@@ -94,7 +114,6 @@ export class ContractsService implements OnModuleInit {
       if (/^\d+$/.test(price.value))
         (this.vm.options.prices as Map<string, number>).set(price.name, Number(price.value));
     }
-    if (rows.length > 0) this.logger.log(`compiled ${rows.length} contracts in ${Date.now() - started} ms`);
   }
 
   /**
@@ -240,18 +259,22 @@ export class ContractsService implements OnModuleInit {
    * Runs a contract as a transaction in `request.sql`. Changes to compiled contracts made by it are kept
    * only if it succeeds; the caller rolls the database back (savepoint) when it throws.
    */
-  async execute(request: ExecuteRequest): Promise<RunResult> {
+  async execute(request: ExecuteRequest): Promise<RunResult & { notices?: PendingNotifications }> {
     const token = this.vm.registry.begin();
     try {
-      const result = await this.vm.runContract(request.contract, request.params, this.txContext(request), {
+      const context = this.txContext(request);
+      const result = await this.vm.runContract(request.contract, request.params, context, {
         fuelLimit: request.fuelLimit ?? this.fuelLimit,
         deadline: request.deadline,
         ecosystem: Number(request.caller.ecosystem),
       });
       this.vm.registry.commit(token);
-      return result;
+      const notices = pendingNotifications(context.host);
+      return notices.accounts.size + notices.roles.size > 0 ? { ...result, notices } : result;
     } catch (error) {
       this.vm.registry.rollback(token);
+      // All it made is garbage now.
+      if (((error as VmFailure).memoryReserved ?? 0) >= RELEASE_AFTER_BYTES) releaseMemory();
       throw error;
     }
   }

@@ -51,6 +51,22 @@ const HASH_FUNCTIONS: Record<HasherName, (data: Uint8Array) => Uint8Array> = {
   SHA3_256: openSsl('sha3-256'),
 };
 
+/** A hash fed in pieces, for data too long to hash at once without keeping the node from other work. */
+export interface IncrementalHash {
+  update(data: Uint8Array): void;
+  digest(): Uint8Array;
+}
+
+/** The incremental form of a hasher (the same digests): Keccak in JS, SHA-256 and SHA3-256 from OpenSSL. */
+export function incrementalHash(name: HasherName): IncrementalHash {
+  if (name === 'KECCAK256') {
+    const hash = keccak_256.create();
+    return { update: (data) => hash.update(data), digest: () => hash.digest() };
+  }
+  const hash = createHash(name === 'SHA256' ? 'sha256' : 'sha3-256');
+  return { update: (data) => hash.update(data), digest: () => new Uint8Array(hash.digest()) };
+}
+
 const hashers = new Map<HasherName, Hasher>();
 
 export function isHasherName(name: string): name is HasherName {

@@ -13,8 +13,17 @@ export {
 } from './address';
 export { crc64 } from './crc64';
 export { CryptoError } from './errors';
-export { HASHER_NAMES, createHasher, isHasherName, loadFastHashers, md5, sha512, utf8 } from './hashers';
-export type { Hasher, HasherName } from './hashers';
+export {
+  HASHER_NAMES,
+  createHasher,
+  incrementalHash,
+  isHasherName,
+  loadFastHashers,
+  md5,
+  sha512,
+  utf8,
+} from './hashers';
+export type { Hasher, HasherName, IncrementalHash } from './hashers';
 export {
   bytesToHex,
   hexToBytes,

@@ -25,6 +25,8 @@ export interface Signer {
    * throws CryptoError unless it is valid. Accepts 64-byte r‖s or DER, and high-S signatures.
    */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void;
+  /** `verify` of a message already hashed (`hasher.hash(message)`): for messages hashed in steps. */
+  verifyDigest(publicKey: Uint8Array, digest: Uint8Array, signature: Uint8Array): void;
 }
 
 /** What differs between the curves: all take a 32-byte digest and a 64-byte compact signature. */
@@ -121,6 +123,9 @@ export function createSigner(cryptoer: CryptoerName, hasher: Hasher): Signer {
       return withInvalidPrivateKeyError(() => curve.signDigest(digest, privateKey));
     },
     verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
+      this.verifyDigest(publicKey, hasher.hash(message), signature);
+    },
+    verifyDigest(publicKey: Uint8Array, digest: Uint8Array, signature: Uint8Array): void {
       const publicKey64 = parsePublicKey(publicKey);
       const compact = compactSignature(signature);
       const publicKey65 = new Uint8Array(1 + publicKey64.length);
@@ -128,7 +133,7 @@ export function createSigner(cryptoer: CryptoerName, hasher: Hasher): Signer {
       publicKey65.set(publicKey64, 1);
       let valid: boolean;
       try {
-        valid = curve.verifyDigest(compact, hasher.hash(message), publicKey65);
+        valid = curve.verifyDigest(compact, digest, publicKey65);
       } catch {
         // The library throws on a point off the curve or r/s outside [1, n): for the caller that is a bad signature.
         valid = false;

@@ -1,5 +1,5 @@
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { embeddedDataDir } from './embedded-init';
 import { ExclusivePGlitePool } from './embedded-pool';
@@ -43,8 +43,4 @@ export function dataSourceOptions(settings: DatabaseSettings): DataSourceOptions
   }).driver;
   embedded.Pool = ExclusivePGlitePool;
   return { ...common, driver: embedded };
-}
-
-export function createDataSource(settings: DatabaseSettings): DataSource {
-  return new DataSource(dataSourceOptions(settings));
 }

@@ -4,7 +4,11 @@ import { ApiError } from '../common/api-error';
 import { jsonObject } from '../common/json-object';
 import { PLATFORM_TOTAL_AMOUNT } from '../chain/genesis/first-ecosystem';
 import { NodeCrypto } from '../chain/node-crypto.service';
+import { NotifyService } from '../notify/notify.service';
 import { DatabaseService } from '../database/database.service';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { EcosystemEntity } from './entities';
 
 export interface KeyInfoRole {
   id: string;
@@ -58,11 +62,13 @@ export class EcosystemService {
   constructor(
     private readonly db: DatabaseService,
     private readonly crypto: NodeCrypto,
+    private readonly notify: NotifyService,
+    // Low-rate reads go through the entity's repository; the rest stays SQL (docs/architecture.md, Storage).
+    @InjectRepository(EcosystemEntity) private readonly ecosystems: Repository<EcosystemEntity>,
   ) {}
 
   async count(): Promise<bigint> {
-    const row = await this.db.one<{ count: string }>('SELECT count(*) AS "count" FROM "1_ecosystems"');
-    return BigInt(row?.count ?? 0);
+    return BigInt(await this.ecosystems.count());
   }
 
   /** Accounts registered in ecosystem 1. */
@@ -86,9 +92,7 @@ export class EcosystemService {
   }
 
   async name(id: bigint): Promise<string> {
-    const row = await this.db.one<{ name: string }>('SELECT "name" FROM "1_ecosystems" WHERE "id" = $1', [
-      id.toString(),
-    ]);
+    const row = await this.ecosystems.findOne({ select: { name: true }, where: { id: id.toString() } });
     if (!row) throw new ApiError('E_PARAMNOTFOUND', 'name');
     return row.name;
   }
@@ -158,7 +162,11 @@ export class EcosystemService {
         digits: Number(row.digits),
       };
       if (roles.length > 0) entry.roles = roles;
-      entry.notifications = await this.notificationCounts(BigInt(row.ecosystem), row.account.trim(), roles);
+      entry.notifications = await this.notify.openCounts(
+        BigInt(row.ecosystem),
+        row.account.trim(),
+        roles.map((role) => role.id),
+      );
       ecosystems.push(entry);
     }
     return { account, keyId, ecosystems };
@@ -175,24 +183,6 @@ export class EcosystemService {
       const value = jsonObject(role);
       return { id: String(value.id ?? ''), name: String(value.name ?? '') };
     });
-  }
-
-  private async notificationCounts(ecosystem: bigint, account: string, roles: KeyInfoRole[]) {
-    const personal = await this.db.one<{ count: string }>(
-      `SELECT count(*) AS "count" FROM "1_notifications"
-        WHERE "ecosystem" = $1 AND "closed" = 0 AND "notification"->>'type' = '1' AND "recipient"->>'account' = $2`,
-      [ecosystem.toString(), account],
-    );
-    const counts = [{ role_id: '0', count: Number(personal?.count ?? 0) }];
-    for (const role of roles) {
-      const row = await this.db.one<{ count: string }>(
-        `SELECT count(*) AS "count" FROM "1_notifications"
-          WHERE "ecosystem" = $1 AND "closed" = 0 AND "notification"->>'type' = '2' AND "recipient"->>'role_id' = $2`,
-        [ecosystem.toString(), role.id],
-      );
-      counts.push({ role_id: role.id, count: Number(row?.count ?? 0) });
-    }
-    return counts;
   }
 }
 

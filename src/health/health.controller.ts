@@ -17,7 +17,13 @@ export class HealthController {
     private readonly nodeState: NodeStateService,
   ) {}
 
-  @ApiRoute({ summary: 'Liveness: the process serves', answer: s.object({ status: s.string('ok') }) })
+  @ApiRoute({
+    summary: 'Liveness: the process serves',
+    description:
+      'Answers 200 `{"status":"ok"}` whenever the process answers HTTP, without touching the database; served ' +
+      'in every node state (never 503) and without a session. For liveness probes; readiness is `/readyz`.',
+    answer: s.object({ status: s.string('ok') }),
+  })
   @Get('healthz')
   alive() {
     return { status: 'ok' };
@@ -25,6 +31,11 @@ export class HealthController {
 
   @ApiRoute({
     summary: 'Readiness: database reachable, genesis present, not stopping (503 otherwise)',
+    description:
+      'Checks `node` (not draining after a stop signal), `database` (answers `SELECT 1`) and `genesis` ' +
+      '(`info_block` has a block; its height in the details). All up: 200 with the Terminus report ' +
+      '`{status:"ok", info, error, details}`; otherwise 503 with the same shape, `status` "error" and the ' +
+      'failing checks under `error`. Served in every node state, without a session.',
     answer: s.object({
       status: s.string(),
       info: s.map(s.any()),

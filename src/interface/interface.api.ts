@@ -1,13 +1,14 @@
-import { Controller, Get, Injectable, Param, Req } from '@nestjs/common';
+import { Controller, Get, Injectable, Req } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
-import { Auth } from '../common/http/request-gates';
+import type { Caller } from '../common/caller';
+import { Form } from '../common/http/form';
+import { Auth, CurrentCaller } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
-import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { decodeInteger, member } from '../rpc/rpc-params';
+import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import { InterfaceRowParams, InterfaceRowPath, SectionsForm, SectionsParams } from './interface.dto';
 import { InterfaceService, type MenuRow, type PageRow, type SnippetRow } from './interface.service';
 
 const SECTIONS = s.object({
@@ -44,9 +45,6 @@ const SNIPPET = s.object(
   { id: s.integer(), name: s.string(), value: s.string('template source'), conditions: s.string() },
   { optional: ['id', 'name', 'value', 'conditions'] },
 );
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** limit 0 or absent → 25 (interface document), at most `max`; offset below 0 → 0. */
 function window(offset: bigint | undefined, limit: bigint | undefined, max: bigint) {
@@ -91,56 +89,66 @@ export class InterfaceController {
 
   @ApiRoute({
     summary: "The ecosystem's sections the session role may see, titles in the asked language",
-    form: {
-      limit: { description: 'sections per page (default 25, at most 1000)', schema: s.integer() },
-      offset: { description: 'sections to skip', schema: s.integer() },
-      lang: 'language code; absent: the Accept-Language header',
-    },
+    description:
+      'Rows of `1_sections` of the session ecosystem with status above 0, in id order; `offset` and `limit` ' +
+      '(0 or absent: 25, at most 1000) apply before rows whose non-empty `roles_access` lacks the session ' +
+      'role are dropped, so `count` is before that filter and `list` is null when none is left. `$name$` in ' +
+      "titles comes from the ecosystem's language resources (`lang`, else Accept-Language); a status 2 " +
+      "section gets the role's `default_page`. A `roles_access` that is not a JSON array of role ids is " +
+      'E_SERVER. JSON-RPC: `ibax.getSections`.',
     answer: SECTIONS,
     errors: ['E_SERVER'],
   })
   @Get('sections')
   @Auth()
-  sections(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { limit: 'int64', offset: 'int64', lang: 'string' });
+  sections(@Form() form: SectionsForm, @Req() req: ApiRequest) {
     const { offset, limit } = window(form.offset, form.limit, 1000n);
     return this.ui.sections(req.caller, offset, limit, form.lang ?? req.headers['accept-language']);
   }
 
   @ApiRoute({
     summary: 'The row of a page of the session ecosystem',
-    path: { name: 'page name' },
+    description:
+      'The `1_pages` row with exactly that name in the session ecosystem; numbers are JSON numbers and ' +
+      'members that are zero or empty are left out (`nodesCount` is its validate_count). No such page is 404 ' +
+      'E_NOTFOUND, a failing database query 500 E_QUERY. JSON-RPC: `ibax.getPageRow`.',
     answer: PAGE,
     errors: ['E_NOTFOUND', 'E_QUERY'],
   })
   @Get('interface/page/:name')
   @Auth()
-  async page(@Param('name') name: string, @Req() req: ApiRequest) {
-    return pageRow(await this.ui.page(req.caller.ecosystemId, name));
+  async page(@Form() { name }: InterfaceRowPath, @CurrentCaller() caller: Caller) {
+    return pageRow(await this.ui.page(caller.ecosystemId, name));
   }
 
   @ApiRoute({
     summary: 'The row of a menu of the session ecosystem',
-    path: { name: 'menu name' },
+    description:
+      'The `1_menu` row with exactly that name in the session ecosystem; every member is always present, the ' +
+      'id as a JSON number. No such menu is 404 E_NOTFOUND, a failing database query 500 E_QUERY. JSON-RPC: ' +
+      '`ibax.getMenuRow`.',
     answer: MENU,
     errors: ['E_NOTFOUND', 'E_QUERY'],
   })
   @Get('interface/menu/:name')
   @Auth()
-  async menu(@Param('name') name: string, @Req() req: ApiRequest) {
-    return menuRow(await this.ui.menu(req.caller.ecosystemId, name));
+  async menu(@Form() { name }: InterfaceRowPath, @CurrentCaller() caller: Caller) {
+    return menuRow(await this.ui.menu(caller.ecosystemId, name));
   }
 
   @ApiRoute({
     summary: 'The row of a snippet of the session ecosystem',
-    path: { name: 'snippet name' },
+    description:
+      'The `1_snippets` row with exactly that name in the session ecosystem; the id is a JSON number and ' +
+      'members that are zero or empty are left out. No such snippet is 404 E_NOTFOUND, a failing database ' +
+      'query 500 E_QUERY. JSON-RPC: `ibax.getSnippetRow`.',
     answer: SNIPPET,
     errors: ['E_NOTFOUND', 'E_QUERY'],
   })
   @Get('interface/snippet/:name')
   @Auth()
-  async snippet(@Param('name') name: string, @Req() req: ApiRequest) {
-    return snippetRow(await this.ui.snippet(req.caller.ecosystemId, name));
+  async snippet(@Form() { name }: InterfaceRowPath, @CurrentCaller() caller: Caller) {
+    return snippetRow(await this.ui.snippet(caller.ecosystemId, name));
   }
 }
 
@@ -149,10 +157,13 @@ function requireName(name: string): string {
   return name;
 }
 
-const NAME_PARAM = { params: [{ name: 'name', type: 'string' as const }], auth: true };
-const ROW_OF = (kind: string) => ({
-  ...NAME_PARAM,
+const ROW_OF = (kind: string): RpcMethodOptions => ({
+  auth: true,
   summary: `The row of a ${kind} of the session ecosystem`,
+  description:
+    "A plain name, looked up as given in the caller's ecosystem (an `@ecosystem` prefix is not read); " +
+    'empty is invalid params.',
+  errors: ['E_NOTFOUND', 'E_QUERY'],
 });
 
 @Injectable()
@@ -162,53 +173,31 @@ export class InterfaceRpc {
   /** One object `{limit?, offset?, lang?}`; `lang` defaults to the Accept-Language header. */
   @RpcMethod('getSections', {
     summary: "The ecosystem's sections the session role may see, titles in the asked language",
+    description:
+      '`limit` 0 or absent: 25, at most 100; `offset` below 0: 0; `lang` absent or empty: the Accept-Language ' +
+      'header. As REST `sections`: `count` is before role filtering and `list` null when none is left.',
+    errors: ['E_SERVER'],
     result: SECTIONS,
     auth: true,
     singleObject: true,
-    params: [
-      {
-        name: 'params',
-        type: 'object',
-        optional: true,
-        schema: s.object(
-          { limit: s.integer(), offset: s.integer(), lang: s.string() },
-          { optional: ['limit', 'offset', 'lang'] },
-        ),
-      },
-    ],
   })
-  getSections([form]: [Record<string, unknown>?], { caller, request }: RpcCallContext) {
-    const integer = (name: string) => {
-      const raw = form ? member(form, name) : undefined;
-      if (raw === undefined || raw === null) return undefined;
-      try {
-        return decodeInteger(raw, 'int64', INT64_MIN, INT64_MAX);
-      } catch (error) {
-        throw RpcError.invalidParams(`invalid argument 1: ${(error as Error).message}`);
-      }
-    };
-    const lang = form ? member(form, 'lang') : undefined;
-    if (lang !== undefined && lang !== null && typeof lang !== 'string') {
-      throw RpcError.invalidParams(
-        'invalid argument 1: json: cannot unmarshal into Go struct field SectionsForm.lang of type string',
-      );
-    }
-    const { offset, limit } = window(integer('offset'), integer('limit'), 100n);
-    return this.ui.sections(caller, offset, limit, lang || request.headers['accept-language']);
+  getSections(params: SectionsParams, { caller, request }: RpcCallContext) {
+    const { offset, limit } = window(params.offset, params.limit, 100n);
+    return this.ui.sections(caller, offset, limit, params.lang || request.headers['accept-language']);
   }
 
   @RpcMethod('getPageRow', { ...ROW_OF('page'), result: PAGE })
-  async getPageRow([name]: [string], { caller }: RpcCallContext) {
+  async getPageRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
     return pageRow(await this.ui.page(caller.ecosystemId, requireName(name)));
   }
 
   @RpcMethod('getMenuRow', { ...ROW_OF('menu'), result: MENU })
-  async getMenuRow([name]: [string], { caller }: RpcCallContext) {
+  async getMenuRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
     return menuRow(await this.ui.menu(caller.ecosystemId, requireName(name)));
   }
 
   @RpcMethod('getSnippetRow', { ...ROW_OF('snippet'), result: SNIPPET })
-  async getSnippetRow([name]: [string], { caller }: RpcCallContext) {
+  async getSnippetRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
     return snippetRow(await this.ui.snippet(caller.ecosystemId, requireName(name)));
   }
 }

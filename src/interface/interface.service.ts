@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
+import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
 import { DatabaseService } from '../database/database.service';
 import { LanguageResources } from './language';

@@ -1,6 +1,6 @@
-import { Controller, Get, Injectable, Param } from '@nestjs/common';
+import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import { lenientInt64 } from '../common/http/path-params';
+import { Form } from '../common/http/form';
 import { RpcError } from '../rpc/rpc-error';
 import { BlocksService } from '../blocks/blocks.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
@@ -9,6 +9,7 @@ import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
+import { BlockPerPath, BlocksCountByNodeParams } from './metrics.dto';
 
 /** Bytes the process uses: `alloc` = JS heap in use, `sys` = resident set obtained from the system. */
 export function memoryStat(): { alloc: number; sys: number } {
@@ -58,37 +59,78 @@ export class MetricsService {
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
-  @ApiRoute({ summary: 'Number of keys over all ecosystems', answer: s.object({ count: s.integer() }) })
+  @ApiRoute({
+    summary: 'Number of keys (accounts) in ecosystem 1',
+    description:
+      'Counts the rows of `1_keys` with ecosystem 1, the accounts registered on the platform; keys of ' +
+      'other ecosystems are not counted. Not served on a CLB node (404). JSON-RPC: `ibax.getKeysCount`.',
+    answer: s.object({ count: s.integer() }),
+  })
   @Get('keys')
   async keys() {
     return { count: await this.metrics.keys() };
   }
 
-  @ApiRoute({ summary: 'Number of blocks', answer: s.object({ count: s.integer() }) })
+  @ApiRoute({
+    summary: 'Number of blocks',
+    description:
+      'The highest block id in `block_chain` (blocks are numbered from 1, genesis included). An empty ' +
+      'chain is 404 E_NOTFOUND. Not served on a CLB node (404). JSON-RPC: `ibax.maxBlockId` answers the ' +
+      'same number.',
+    answer: s.object({ count: s.integer() }),
+    errors: ['E_NOTFOUND'],
+  })
   @Get('blocks')
   async blocks() {
     return { count: await this.metrics.blocksCount() };
   }
 
-  @ApiRoute({ summary: 'Number of transactions in blocks', answer: s.object({ count: s.integer() }) })
+  @ApiRoute({
+    summary: 'Number of transactions in blocks',
+    description:
+      'The sum of the transaction counts of every block in `block_chain`: mined transactions only, not ' +
+      'those waiting; 0 on an empty chain. Not served on a CLB node (404). JSON-RPC: `ibax.getTxCount`.',
+    answer: s.object({ count: s.integer() }),
+  })
   @Get('transactions')
   async transactions() {
     return { count: await this.metrics.transactions() };
   }
 
-  @ApiRoute({ summary: 'Number of ecosystems', answer: s.object({ count: s.integer() }) })
+  @ApiRoute({
+    summary: 'Number of ecosystems',
+    description:
+      'The rows of `1_ecosystems`, the platform ecosystem included. Not served on a CLB node (404). ' +
+      'JSON-RPC: `ibax.getEcosystemCount`.',
+    answer: s.object({ count: s.integer() }),
+  })
   @Get('ecosystems')
   async ecosystems() {
     return { count: await this.metrics.ecosystemsCount() };
   }
 
-  @ApiRoute({ summary: 'Number of honor nodes (at least 1)', answer: s.object({ count: s.integer() }) })
+  @ApiRoute({
+    summary: 'Number of honor nodes (at least 1)',
+    description:
+      'The length of the `honor_nodes` platform parameter list, stopped nodes included; 1 when the list is ' +
+      'empty or unreadable, as the node then makes the blocks itself. Not served on a CLB node (404). ' +
+      'JSON-RPC: `ibax.honorNodesCount`.',
+    answer: s.object({ count: s.integer() }),
+  })
   @Get('honornodes')
   async honorNodes() {
     return { count: await this.metrics.honorNodesCount() };
   }
 
-  @ApiRoute({ summary: 'Per honor node, whether it is banned now', answer: BAN_STAT })
+  @ApiRoute({
+    summary: 'Per honor node, whether it is banned now',
+    description:
+      'One entry per node of the `honor_nodes` platform parameter that is not stopped, `node_position` ' +
+      'counting from 0 over those; `status` is true while its `unban_time` (Unix seconds) is in the ' +
+      'future. `[]` when the list is empty. Not served on a CLB node (404). JSON-RPC: ' +
+      '`debug.getNodeBanStat`.',
+    answer: BAN_STAT,
+  })
   @Get('ban')
   ban() {
     return this.metrics.banStat();
@@ -96,19 +138,29 @@ export class MetricsController {
 
   @ApiRoute({
     summary: 'Blocks made by an honor node: all, and in a consensus mode',
-    path: { node: 'node position', mode: 'consensus mode: 1 or 2' },
+    description:
+      '`totalcount` is the highest block id; `partialcount` counts the blocks made by node position `node` ' +
+      'in consensus mode `mode` (1 honor node, 2 candidate node). Path values are read leniently (text ' +
+      'that is not a number is 0). A mode other than 1 or 2 is 404 E_PARAMNOTFOUND, an empty chain 404 ' +
+      'E_NOTFOUND; not served on a CLB node. JSON-RPC: `ibax.getBlocksCountByNode`.',
     answer: s.object({ totalcount: s.integer(), partialcount: s.integer() }),
-    errors: ['E_PARAMNOTFOUND', 'E_SERVER'],
+    errors: ['E_PARAMNOTFOUND', 'E_NOTFOUND'],
   })
   @Get('blockper/:node/:mode')
-  async blockPer(@Param('node') node: string, @Param('mode') mode: string) {
-    const consensusMode = lenientInt64(mode);
-    if (consensusMode !== 1n && consensusMode !== 2n) throw new ApiError('E_PARAMNOTFOUND', 'mode');
-    const { total, partial } = await this.metrics.blocksByNode(lenientInt64(node), Number(consensusMode));
+  async blockPer(@Form() { node, mode }: BlockPerPath) {
+    if (mode !== 1n && mode !== 2n) throw new ApiError('E_PARAMNOTFOUND', 'mode');
+    const { total, partial } = await this.metrics.blocksByNode(node, Number(mode));
     return { totalcount: total, partialcount: partial };
   }
 
-  @ApiRoute({ summary: 'Memory of the node process, bytes', answer: MEM_STAT })
+  @ApiRoute({
+    summary: 'Memory of the node process, bytes',
+    description:
+      'Figures of this Node.js process: `alloc` is the JavaScript heap in use, `sys` the resident set ' +
+      "size, so they do not compare with the reference node's Go runtime figures. Not served on a CLB node " +
+      '(404). JSON-RPC: `debug.getMemStat`.',
+    answer: MEM_STAT,
+  })
   @Get('mem')
   mem() {
     return memoryStat();
@@ -131,17 +183,18 @@ export class MetricsRpc {
 
   @RpcMethod('getBlocksCountByNode', {
     summary: 'Blocks made by an honor node: all, and in a consensus mode',
-    params: [
-      { name: 'nodePosition', type: 'int64', description: 'node position' },
-      { name: 'consensusMode', type: 'int32', description: '1 or 2' },
-    ],
+    description:
+      '`total_count` is the highest block id, `partial_count` the blocks of that node position in that ' +
+      'consensus mode (1 honor node, 2 candidate node). A negative position or another mode is refused as ' +
+      'invalid params; an empty chain answers -32012 "NotFound".',
     result: s.object({ total_count: s.integer(), partial_count: s.integer() }),
+    errors: ['E_NOTFOUND'],
   })
-  async getBlocksCountByNode([position, mode]: [bigint, bigint | number]) {
-    if (position < 0n || (Number(mode) !== 1 && Number(mode) !== 2)) {
+  async getBlocksCountByNode({ nodePosition, consensusMode }: BlocksCountByNodeParams) {
+    if (nodePosition < 0n || (consensusMode !== 1 && consensusMode !== 2)) {
       throw RpcError.invalidParams('params can not be empty');
     }
-    const { total, partial } = await this.metrics.blocksByNode(position, Number(mode));
+    const { total, partial } = await this.metrics.blocksByNode(nodePosition, consensusMode);
     return { total_count: total, partial_count: partial };
   }
 

@@ -6,7 +6,7 @@ import { DatabaseService } from '../database/database.service';
 import { InterfaceService } from '../interface/interface.service';
 import { LanguageResources } from '../interface/language';
 import { ParametersService } from '../params/params.service';
-import { TableError } from '../tables/catalog';
+import { TableError } from '../table-access/catalog';
 import { TablesService, type Reader } from '../tables/tables.service';
 import {
   PageDataError,

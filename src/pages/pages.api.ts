@@ -1,16 +1,29 @@
-import { Controller, Get, HttpCode, Injectable, Param, Post, Req } from '@nestjs/common';
-import { isLosslessNumber } from 'lossless-json';
-import { ApiPostRoute, ApiRoute, type FieldDoc } from '../api-docs/api-route.decorator';
+import { Controller, Get, HttpCode, Injectable, Post, Req } from '@nestjs/common';
+import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import { ApiError } from '../common/api-error';
+import type { Caller } from '../common/caller';
 import { RPC_CODE } from '../common/error-codes';
 import type { ApiRequest } from '../common/http/api-request';
-import { firstFormValues, FormValues, parseForm } from '../common/http/form';
-import { Auth } from '../common/http/request-gates';
+import { firstFormValues, Form } from '../common/http/form';
+import { Auth, CurrentCaller } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { member } from '../rpc/rpc-params';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import {
+  contentForm,
+  ContentForm,
+  ContentParams,
+  MenuForm,
+  MenuParams,
+  PageForm,
+  PageHashForm,
+  PageHashParams,
+  PageNameParams,
+  PageNamePath,
+  PageParams,
+  templateVariables,
+} from './pages.dto';
 import { pageAnswer, PagesService, type ContentRequest } from './pages.service';
 
 const TREE = s.array(
@@ -40,18 +53,7 @@ const TREE_ONLY = s.object({ tree: TREE });
 const HASH = s.object({ hash: s.hex('hash of the JSON of content/page, configured hasher') });
 const VALIDATORS = s.object({ validate_count: s.integer() });
 
-const PAGE_NAME: Record<string, FieldDoc> = { name: 'page name, or @<ecosystem><name>' };
-const VARIABLES = 'every other form value becomes a page variable (#name#)';
-const PAGE_FORM: Record<string, FieldDoc> = {
-  lang: `language of $labels$; absent: the Accept-Language header. ${VARIABLES}`,
-};
-const ANONYMOUS_FORM: Record<string, FieldDoc> = {
-  ...PAGE_FORM,
-  ecosystem: 'ecosystem of an anonymous render (and of a plain page name)',
-  keyID: 'key id an anonymous render shows as #key_id#',
-  roleID: 'role id an anonymous render shows as #role_id#',
-};
-
+/** Every form value is a page variable, the named ones of the route's form too. */
 function contentRequest(req: ApiRequest): ContentRequest {
   return { caller: req.caller, values: firstFormValues(req), acceptLanguage: req.headers['accept-language'] };
 }
@@ -62,116 +64,115 @@ export class PagesController {
 
   @ApiPostRoute({
     summary: 'A page and its menu rendered into JSON trees',
-    path: PAGE_NAME,
-    form: PAGE_FORM,
+    description:
+      "The page is the session's ecosystem's, or for `@<ecosystem><name>` that ecosystem's; the menu named " +
+      "by its `menu` column is looked up in the session's ecosystem, and a missing menu only leaves " +
+      "`menutree` empty. Every form value is a page variable (#name#) beside the node's own " +
+      '(#ecosystem_id#, #key_id#, #role_id#, …). Page and menu share one render deadline ' +
+      '(PAGE_TIME_LIMIT_MS, 3000 ms by default) and the node and size limits, past which it answers 400 ' +
+      'E_HEAVYPAGE; a missing page or malformed `@` name is 404 E_NOTFOUND, a database failure 400 ' +
+      'E_SERVER. JSON-RPC: `ibax.getPage`.',
     answer: PAGE_CONTENT,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
   @Post('content/page/:name')
   @HttpCode(200)
   @Auth()
-  async page(@Param('name') name: string, @Req() req: ApiRequest) {
+  async page(@Form() { name }: PageForm, @Req() req: ApiRequest) {
     return pageAnswer(await this.pages.page(name, contentRequest(req)));
   }
 
   @ApiPostRoute({
     summary: 'A menu rendered into a JSON tree',
-    path: { name: 'menu name, or @<ecosystem><name>' },
-    form: PAGE_FORM,
+    description:
+      "The menu is the session's ecosystem's, or for `@<ecosystem><name>` that ecosystem's, rendered with " +
+      'the form values as page variables; `title` is its title, left out when empty. A missing menu is 404 ' +
+      'E_NOTFOUND, a database failure 400 E_SERVER, a render past the time, node or size limits 400 ' +
+      'E_HEAVYPAGE. JSON-RPC: `ibax.getMenu`.',
     answer: MENU_CONTENT,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
   @Post('content/menu/:name')
   @HttpCode(200)
   @Auth()
-  async menu(@Param('name') name: string, @Req() req: ApiRequest) {
+  async menu(@Form() { name }: MenuForm, @Req() req: ApiRequest) {
     const menu = await this.pages.menu(name, contentRequest(req));
     return { title: menu.title || undefined, tree: menu.tree };
   }
 
   @ApiPostRoute({
     summary: "A page's structure: its template parsed, nothing run, nothing read",
-    path: PAGE_NAME,
-    form: PAGE_FORM,
+    description:
+      'The page is found as for content/page and its template rendered in source mode (#_full# = 1): each ' +
+      'function call is a node with its parameters, If/ElseIf bodies included; no menu. A missing page or ' +
+      'malformed `@` name is 404 E_NOTFOUND, a database failure 400 E_SERVER, a tree past the time, node ' +
+      'or size limits 400 E_HEAVYPAGE. JSON-RPC: `ibax.getSource`.',
     answer: TREE_ONLY,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
   @Post('content/source/:name')
   @HttpCode(200)
   @Auth()
-  async source(@Param('name') name: string, @Req() req: ApiRequest) {
+  async source(@Form() { name }: PageForm, @Req() req: ApiRequest) {
     return { tree: await this.pages.source(name, contentRequest(req)) };
   }
 
   @ApiPostRoute({
     summary: 'Hash of the JSON content/page answers for a page (validators compare it)',
-    path: PAGE_NAME,
-    form: ANONYMOUS_FORM,
+    description:
+      'Renders the page as content/page would and answers the hex hash, by the configured hasher ' +
+      '(Keccak-256 by default), of those exact JSON bytes. No session is needed: without one the render ' +
+      'reads as an anonymous caller, the `ecosystem` value naming the ecosystem (and qualifying a plain ' +
+      'page name) and `keyID`/`roleID` filling #key_id#/#role_id#. Errors as content/page. JSON-RPC: ' +
+      '`ibax.getPageHash`.',
     answer: HASH,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
   @Post('content/hash/:name')
   @HttpCode(200)
-  async hash(@Param('name') name: string, @Req() req: ApiRequest) {
+  async hash(@Form() { name }: PageHashForm, @Req() req: ApiRequest) {
     const request = contentRequest(req);
+    // The ecosystem as a page variable (the first `ecosystem` as sent), as the reference's r.FormValue.
     return { hash: await this.pages.pageHash(name, request.values.get('ecosystem'), request) };
   }
 
   @ApiPostRoute({
     summary: 'Any template rendered into a JSON tree (or, with source, its structure)',
-    form: {
-      template: { description: 'the template', required: true },
-      source: { description: 'true or 1: source mode (nothing run, nothing read)', schema: s.boolean() },
-      ...ANONYMOUS_FORM,
-    },
+    description:
+      'Renders the `template` value with the other form values as page variables; with a session it reads ' +
+      'as the session, without one as an anonymous caller (key 0, role 0) of the `ecosystem` value (1 by ' +
+      'default). An empty or absent template is 400 E_SERVER "Empty template", an unreadable `source` 400 ' +
+      'E_SERVER, a render past the time, node or size limits 400 E_HEAVYPAGE. JSON-RPC: `ibax.getContent`.',
     answer: TREE_ONLY,
     errors: ['E_HEAVYPAGE', 'E_SERVER'],
   })
   @Post('content')
   @HttpCode(200)
-  async content(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { template: 'string', source: 'bool' });
+  async content(@Form() form: ContentForm, @Req() req: ApiRequest) {
     return { tree: await this.pages.content(form.template ?? '', form.source ?? false, contentRequest(req)) };
   }
 
   @ApiRoute({
     summary: 'How many validators must agree on a page',
-    path: PAGE_NAME,
+    description:
+      "The page's `validate_count` column, nothing rendered. A plain name is looked up in the session's " +
+      'ecosystem (1 without a session), `@<ecosystem><name>` in that ecosystem. A missing page or ' +
+      'malformed `@` name is 404 E_NOTFOUND, a database failure 400 E_SERVER. JSON-RPC: ' +
+      '`ibax.getPageValidatorsCount`.',
     answer: VALIDATORS,
     errors: ['E_NOTFOUND', 'E_SERVER'],
   })
   @Get('page/validators_count/:name')
-  async validatorsCount(@Param('name') name: string, @Req() req: ApiRequest) {
-    return { validate_count: await this.pages.validatorsCount(name, req.caller) };
+  async validatorsCount(@Form() { name }: PageNamePath, @CurrentCaller() caller: Caller) {
+    return { validate_count: await this.pages.validatorsCount(name, caller) };
   }
 }
 
-/** `vals`: template variables, each a string (a number is taken as its text). */
-function templateVals(raw: unknown): Map<string, string> {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || isLosslessNumber(raw))
-    throw new Error('json: cannot unmarshal into Go value of type map[string]string');
-  const values = new Map<string, string>();
-  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof value === 'string') values.set(name, value);
-    else if (isLosslessNumber(value)) values.set(name, value.value);
-    else throw new Error(`json: cannot unmarshal into Go value of type string (vals.${name})`);
-  }
-  return values;
-}
-
-const NAME = { name: 'name', type: 'string' as const, description: 'page name, or @<ecosystem><name>' };
-const VALS = {
-  name: 'vals',
-  type: templateVals,
-  optional: true,
-  description: 'page variables (name → text)',
-  schema: s.map(s.string()),
-};
-
-function rpcRequest(context: RpcCallContext, vals: Map<string, string> | undefined): ContentRequest {
+/** `vals` (validated by the params DTO) are the page variables. */
+function rpcRequest(context: RpcCallContext, vals: unknown): ContentRequest {
   return {
     caller: context.caller,
-    values: vals ?? new Map(),
+    values: vals === undefined ? new Map() : templateVariables(vals),
     acceptLanguage: context.request.headers['accept-language'],
   };
 }
@@ -198,33 +199,42 @@ export class PagesRpc {
 
   @RpcMethod('getPage', {
     summary: 'A page and its menu rendered into JSON trees',
+    description:
+      "Rendered with the session's identity and `vals` as page variables; the page's menu is looked up in " +
+      "the session's ecosystem and `menutree` is left out when empty. Page and menu share one deadline " +
+      '(PAGE_TIME_LIMIT_MS, 3000 ms by default). An empty name answers -32012 "NotFound", a missing page ' +
+      '-32000 "NotFound" (as the reference).',
     auth: true,
-    params: [NAME, VALS],
     result: PAGE_CONTENT,
+    errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getPage([name, vals]: [string, Map<string, string>?], context: RpcCallContext) {
+  async getPage({ name, vals }: PageParams, context: RpcCallContext) {
     const content = await pageLookup(() => this.pages.page(requireName(name), rpcRequest(context, vals)));
     return pageAnswer(content, true);
   }
 
   @RpcMethod('getMenu', {
     summary: 'A menu rendered into a JSON tree',
+    description: 'An empty name or a missing menu answers -32012 "NotFound"; `title` is left out when empty.',
     auth: true,
-    params: [{ ...NAME, description: 'menu name, or @<ecosystem><name>' }, VALS],
     result: MENU_CONTENT,
+    errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getMenu([name, vals]: [string, Map<string, string>?], context: RpcCallContext) {
+  async getMenu({ name, vals }: MenuParams, context: RpcCallContext) {
     const menu = await this.pages.menu(requireName(name), rpcRequest(context, vals));
     return { title: menu.title || undefined, tree: menu.tree };
   }
 
   @RpcMethod('getSource', {
     summary: "A page's structure: its template parsed, nothing run, nothing read",
+    description:
+      'Source mode (#_full# = 1), no menu. An empty name answers -32012 "NotFound", a missing page -32000 ' +
+      '"NotFound" (as the reference).',
     auth: true,
-    params: [NAME, VALS],
     result: TREE_ONLY,
+    errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getSource([name, vals]: [string, Map<string, string>?], context: RpcCallContext) {
+  async getSource({ name, vals }: PageParams, context: RpcCallContext) {
     return {
       tree: await pageLookup(() => this.pages.source(requireName(name), rpcRequest(context, vals))),
     };
@@ -232,17 +242,15 @@ export class PagesRpc {
 
   @RpcMethod('getPageHash', {
     summary: 'Hash of the JSON content/page answers for a page (validators compare it)',
-    params: [
-      NAME,
-      { name: 'ecosystem', type: 'int64', optional: true, description: 'ecosystem of a plain page name' },
-      { ...VALS, description: 'page variables; ecosystem, keyID and roleID for an anonymous render' },
-    ],
+    description:
+      'Hex hash, by the configured hasher (Keccak-256 by default), of the exact JSON REST content/page ' +
+      'answers. A non-zero `ecosystem` qualifies a plain name; without a session the `vals` `ecosystem`, ' +
+      '`keyID` and `roleID` set the anonymous reader. An empty name answers -32012 "NotFound", a missing ' +
+      'page -32000 "NotFound".',
     result: HASH,
+    errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getPageHash(
-    [name, ecosystem, vals]: [string, bigint?, Map<string, string>?],
-    context: RpcCallContext,
-  ) {
+  async getPageHash({ name, ecosystem, vals }: PageHashParams, context: RpcCallContext) {
     const scope = ecosystem !== undefined && ecosystem !== 0n ? ecosystem.toString() : undefined;
     const hash = await pageLookup(() =>
       this.pages.pageHash(requireName(name), scope, rpcRequest(context, vals)),
@@ -252,36 +260,29 @@ export class PagesRpc {
 
   @RpcMethod('getContent', {
     summary: 'Any template rendered into a JSON tree (or, with source, its structure)',
-    params: [
-      {
-        name: 'form',
-        type: 'object',
-        optional: true,
-        description: '{template, source}',
-        schema: s.object({ template: s.string(), source: s.boolean() }, { optional: ['source'] }),
-      },
-      VALS,
-    ],
+    description:
+      '`form` is `{template, source}`; an absent form or empty template is refused as invalid params. ' +
+      'Without a session the render reads as an anonymous caller (key 0, role 0) of the `vals` `ecosystem` ' +
+      '(1 by default).',
     result: TREE_ONLY,
+    errors: ['E_HEAVYPAGE'],
   })
-  async getContent([form, vals]: [Record<string, unknown>?, Map<string, string>?], context: RpcCallContext) {
-    const template = form ? member(form, 'template') : undefined;
-    const source = form ? member(form, 'source') : undefined;
+  async getContent({ form, vals }: ContentParams, context: RpcCallContext) {
+    const { template, source } = contentForm(form);
     if (typeof template !== 'string' || template === '')
       throw RpcError.invalidParams('params can not be empty');
-    if (source !== undefined && source !== null && typeof source !== 'boolean')
-      throw RpcError.invalidParams(
-        'invalid argument 1: json: cannot unmarshal into Go struct field of type bool',
-      );
     return { tree: await this.pages.content(template, source === true, rpcRequest(context, vals)) };
   }
 
   @RpcMethod('getPageValidatorsCount', {
     summary: 'How many validators must agree on a page',
-    params: [NAME],
+    description:
+      'Nothing is rendered. An empty name answers -32012 "NotFound", a missing page -32000 "NotFound" (as ' +
+      'the reference).',
     result: VALIDATORS,
+    errors: ['E_NOTFOUND', 'E_SERVER'],
   })
-  async getPageValidatorsCount([name]: [string], context: RpcCallContext) {
+  async getPageValidatorsCount({ name }: PageNameParams, context: RpcCallContext) {
     const count = await pageLookup(() => this.pages.validatorsCount(requireName(name), context.caller));
     return { validate_count: count };
   }

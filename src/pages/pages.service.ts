@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
+import type { Caller } from '../common/caller';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
-import { GUEST_KEY_ID } from '../chain/genesis/ecosystem-seed';
+import { GUEST_KEY_ID } from '../chain/seed/ecosystem-seed';
 import { ChainEvents } from '../chain/chain-events';
 import { ChainMemo } from '../chain/chain-memo';
 import { ApiError } from '../common/api-error';

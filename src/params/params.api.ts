@@ -1,17 +1,26 @@
-import { Controller, Get, Injectable, Param, Req } from '@nestjs/common';
+import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
+import type { Caller } from '../common/caller';
+import { Form } from '../common/http/form';
 import { lenientInt64 } from '../common/http/path-params';
-import { Auth, BlockchainRoute } from '../common/http/request-gates';
+import { Auth, BlockchainRoute, CurrentCaller } from '../common/http/request-gates';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import {
+  AppContentForm,
+  AppContentParams,
+  AppParameterForm,
+  AppParametersForm,
+  AppParametersParams,
+  EcosystemParameterForm,
+  EcosystemParametersForm,
+  EcosystemParametersParams,
+  PlatformParametersForm,
+  PlatformParametersParams,
+} from './params.dto';
 import { parameterNames, ParametersService, rpcWindow } from './params.service';
-
-const OPTIONAL_INT64 = { type: 'int64', optional: true } as const;
-const OPTIONAL_STRING = { type: 'string', optional: true } as const;
 
 const PARAMETER = s.object({
   id: s.decimalString(),
@@ -22,12 +31,6 @@ const PARAMETER = s.object({
 const PARAMETER_LIST = s.object({ list: s.array(PARAMETER) });
 const APP_OBJECTS = s.array(s.object({ id: s.integer(), name: s.string() }));
 const APP_CONTENT = s.object({ snippets: APP_OBJECTS, pages: APP_OBJECTS, contracts: APP_OBJECTS });
-const ECOSYSTEM_FIELD = {
-  description: 'ecosystem id; 0 or absent: the session ecosystem',
-  schema: s.integer(),
-};
-const NAMES_FIELD = 'comma-separated parameter names; absent: all';
-const APP_ID = 'application id';
 
 @Controller('api/v2')
 export class ParametersController {
@@ -36,105 +39,117 @@ export class ParametersController {
     private readonly ecosystems: EcosystemService,
   ) {}
 
-  /** The `ecosystem` and `names` form values of every parameter read. */
-  private async scope(req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { ecosystem: 'int64', names: 'string' });
-    return {
-      ecosystem: await this.ecosystems.resolve(form.ecosystem, req.caller.ecosystemId),
-      names: parameterNames(form.names),
-    };
-  }
-
   @ApiRoute({
     summary: 'Platform parameters, all or the named ones',
-    form: { names: NAMES_FIELD },
+    description:
+      'Rows of `1_platform_parameters` in id order: all of them, or those named in `names` (comma-separated, ' +
+      'empty items ignored); every member is text. When nothing matches the answer is E_PARAMNOTFOUND naming ' +
+      'the names, with status 400 as the reference sends it. Not served on CLB nodes. JSON-RPC: ' +
+      '`ibax.systemParams` (paged).',
     answer: PARAMETER_LIST,
-    errors: ['E_PARAMNOTFOUND', 'E_SERVER'],
+    errors: ['E_PARAMNOTFOUND'],
   })
   @Get('systemparams')
   @Auth()
   @BlockchainRoute()
-  async systemParams(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { names: 'string' });
-    return { list: await this.parameters.platformParameters(parameterNames(form.names)) };
+  async systemParams(@Form() { names }: PlatformParametersForm) {
+    return { list: await this.parameters.platformParameters(parameterNames(names)) };
   }
 
   @ApiRoute({
     summary: 'Parameters of an ecosystem, all or the named ones',
-    form: { ecosystem: ECOSYSTEM_FIELD, names: NAMES_FIELD },
+    description:
+      "Rows of `1_parameters` of `ecosystem` (0 or absent: the session's) in id order: all of them without " +
+      '`names` (the reference answers none), else those named (comma-separated); names that match nothing ' +
+      'give an empty list. An `ecosystem` above 0 that does not exist is E_ECOSYSTEM, one that is not an ' +
+      'integer E_SERVER. Not served on CLB nodes. JSON-RPC: `ibax.getEcosystemParams` (paged).',
     answer: PARAMETER_LIST,
     errors: ['E_ECOSYSTEM', 'E_SERVER'],
   })
   @Get('ecosystemparams')
   @Auth()
   @BlockchainRoute()
-  async ecosystemParams(@Req() req: ApiRequest) {
-    const { ecosystem, names } = await this.scope(req);
-    return { list: await this.parameters.ecosystemParameters(ecosystem, names) };
+  async ecosystemParams(@Form() form: EcosystemParametersForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
+    return { list: await this.parameters.ecosystemParameters(ecosystem, parameterNames(form.names)) };
   }
 
   @ApiRoute({
     summary: 'One parameter of an ecosystem',
-    path: { name: 'parameter name' },
-    form: { ecosystem: ECOSYSTEM_FIELD },
+    description:
+      "The `1_parameters` row of exactly that name in `ecosystem` (0 or absent: the session's). No such " +
+      'parameter is 404 E_PARAMNOTFOUND naming it; an `ecosystem` above 0 that does not exist is E_ECOSYSTEM, ' +
+      'one that is not an integer E_SERVER. Not served on CLB nodes.',
     answer: PARAMETER,
     errors: ['E_ECOSYSTEM', 'E_PARAMNOTFOUND', 'E_SERVER'],
   })
   @Get('ecosystemparam/:name')
   @Auth()
   @BlockchainRoute()
-  async ecosystemParam(@Param('name') name: string, @Req() req: ApiRequest) {
-    const { ecosystem } = await this.scope(req);
-    return this.parameters.ecosystemParameter(ecosystem, name);
+  async ecosystemParam(@Form() form: EcosystemParameterForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
+    return this.parameters.ecosystemParameter(ecosystem, form.name);
   }
 
-  /** `app_id` is the path text exactly as sent, as the reference answers it. */
   @ApiRoute({
     summary: 'Parameters of an application, all or the named ones',
-    path: { appid: APP_ID },
-    form: { ecosystem: ECOSYSTEM_FIELD, names: NAMES_FIELD },
+    description:
+      "Rows of `1_app_params` of the application in `ecosystem` (0 or absent: the session's) in id order, all " +
+      'or those named in `names` (comma-separated). `app_id` echoes the path text as sent; a path id that is ' +
+      'not a number reads as application 0, which has none. An `ecosystem` above 0 that does not exist is ' +
+      'E_ECOSYSTEM. Not served on CLB nodes. JSON-RPC: `ibax.appParams` (paged).',
     answer: s.object({ app_id: s.string('the application id as sent'), list: s.array(PARAMETER) }),
     errors: ['E_ECOSYSTEM', 'E_SERVER'],
   })
   @Get('appparams/:appid')
   @Auth()
   @BlockchainRoute()
-  async appParams(@Param('appid') appId: string, @Req() req: ApiRequest) {
-    const { ecosystem, names } = await this.scope(req);
+  async appParams(@Form() form: AppParametersForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
     return {
-      app_id: appId,
-      list: await this.parameters.appParameters(ecosystem, lenientInt64(appId), names),
+      app_id: form.appid,
+      list: await this.parameters.appParameters(
+        ecosystem,
+        lenientInt64(form.appid),
+        parameterNames(form.names),
+      ),
     };
   }
 
   @ApiRoute({
     summary: 'One parameter of an application',
-    path: { appid: APP_ID, name: 'parameter name' },
-    form: { ecosystem: ECOSYSTEM_FIELD },
+    description:
+      'The `1_app_params` row of exactly that name of the application in `ecosystem` (0 or absent: the ' +
+      "session's); a path id that is not a number reads as application 0. No such parameter is 404 " +
+      'E_PARAMNOTFOUND naming it; an `ecosystem` above 0 that does not exist is E_ECOSYSTEM. Not served on ' +
+      'CLB nodes.',
     answer: PARAMETER,
     errors: ['E_ECOSYSTEM', 'E_PARAMNOTFOUND', 'E_SERVER'],
   })
   @Get('appparam/:appid/:name')
   @Auth()
   @BlockchainRoute()
-  async appParam(@Param('appid') appId: string, @Param('name') name: string, @Req() req: ApiRequest) {
-    const { ecosystem } = await this.scope(req);
-    return this.parameters.appParameter(ecosystem, lenientInt64(appId), name);
+  async appParam(@Form() form: AppParameterForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
+    return this.parameters.appParameter(ecosystem, form.appid, form.name);
   }
 
   @ApiRoute({
     summary: 'The snippets, pages and contracts of an application',
-    path: { appid: APP_ID },
-    form: { ecosystem: ECOSYSTEM_FIELD },
+    description:
+      "Id and name of the application's rows in `1_snippets`, `1_pages` and `1_contracts` of `ecosystem` (0 " +
+      "or absent: the session's), in id order; ids are JSON numbers and an empty list is `[]`. A path id that " +
+      'is not a number reads as application 0; an `ecosystem` above 0 that does not exist is E_ECOSYSTEM. ' +
+      'Not served on CLB nodes. JSON-RPC: `ibax.getAppContent` (session ecosystem only).',
     answer: APP_CONTENT,
     errors: ['E_ECOSYSTEM', 'E_SERVER'],
   })
   @Get('appcontent/:appid')
   @Auth()
   @BlockchainRoute()
-  async appContent(@Param('appid') appId: string, @Req() req: ApiRequest) {
-    const { ecosystem } = await this.scope(req);
-    return this.parameters.appContent(ecosystem, lenientInt64(appId));
+  async appContent(@Form() form: AppContentForm, @CurrentCaller() caller: Caller) {
+    const ecosystem = await this.ecosystems.resolve(form.ecosystem, caller.ecosystemId);
+    return this.parameters.appContent(ecosystem, form.appid);
   }
 }
 
@@ -147,15 +162,15 @@ export class ParametersRpc {
 
   @RpcMethod('systemParams', {
     summary: 'Platform parameters, all (a window of them) or the named ones',
+    description:
+      '`names` is comma-separated; with names the window is ignored, without them `offset` (default 0) and ' +
+      '`limit` (0 or absent: 25, at most 100) page the list in id order. An empty answer (no name ' +
+      'matches, or the window is past the end) is NotFound.',
     result: PARAMETER_LIST,
     auth: true,
-    params: [
-      { name: 'names', ...OPTIONAL_STRING },
-      { name: 'offset', ...OPTIONAL_INT64 },
-      { name: 'limit', ...OPTIONAL_INT64 },
-    ],
+    errors: ['E_PARAMNOTFOUND'],
   })
-  async systemParams([names, offset, limit]: [string?, bigint?, bigint?]) {
+  async systemParams({ names, offset, limit }: PlatformParametersParams) {
     return {
       list: await this.parameters.platformParameters(parameterNames(names), rpcWindow(offset, limit)),
     };
@@ -163,17 +178,16 @@ export class ParametersRpc {
 
   @RpcMethod('getEcosystemParams', {
     summary: 'Parameters of an ecosystem, all (a window of them) or the named ones',
+    description:
+      "`ecosystem` 0 or absent: the caller's; one that does not exist is refused. " +
+      '`names` is comma-separated; with names the window is ignored, without them `offset` (default 0) and ' +
+      '`limit` (0 or absent: 25, at most 100) page the list in id order.',
     result: PARAMETER_LIST,
     auth: true,
-    params: [
-      { name: 'ecosystem', ...OPTIONAL_INT64 },
-      { name: 'names', ...OPTIONAL_STRING },
-      { name: 'offset', ...OPTIONAL_INT64 },
-      { name: 'limit', ...OPTIONAL_INT64 },
-    ],
+    errors: ['E_ECOSYSTEM'],
   })
   async getEcosystemParams(
-    [requested, names, offset, limit]: [bigint?, string?, bigint?, bigint?],
+    { ecosystem: requested, names, offset, limit }: EcosystemParametersParams,
     { caller }: RpcCallContext,
   ) {
     const ecosystem = await this.ecosystems.resolve(requested, caller.ecosystemId);
@@ -188,18 +202,16 @@ export class ParametersRpc {
 
   @RpcMethod('appParams', {
     summary: 'Parameters of an application, all (a window of them) or the named ones',
+    description:
+      "`ecosystem` 0 or absent: the caller's; one that does not exist is refused. " +
+      '`names` is comma-separated; with names the window is ignored, without them `offset` (default 0) and ' +
+      '`limit` (0 or absent: 25, at most 100) page the list in id order.',
     result: s.object({ app_id: s.integer(), list: s.array(PARAMETER) }),
     auth: true,
-    params: [
-      { name: 'appId', type: 'int64' },
-      { name: 'ecosystem', ...OPTIONAL_INT64 },
-      { name: 'names', ...OPTIONAL_STRING },
-      { name: 'offset', ...OPTIONAL_INT64 },
-      { name: 'limit', ...OPTIONAL_INT64 },
-    ],
+    errors: ['E_ECOSYSTEM'],
   })
   async appParams(
-    [appId, requested, names, offset, limit]: [bigint, bigint?, string?, bigint?, bigint?],
+    { appId, ecosystem: requested, names, offset, limit }: AppParametersParams,
     { caller }: RpcCallContext,
   ) {
     const ecosystem = await this.ecosystems.resolve(requested, caller.ecosystemId);
@@ -218,9 +230,8 @@ export class ParametersRpc {
     summary: 'The snippets, pages and contracts of an application in the session ecosystem',
     result: APP_CONTENT,
     auth: true,
-    params: [{ name: 'appId', type: 'int64' }],
   })
-  getAppContent([appId]: [bigint], { caller }: RpcCallContext) {
+  getAppContent({ appId }: AppContentParams, { caller }: RpcCallContext) {
     return this.parameters.appContent(caller.ecosystemId, appId);
   }
 }

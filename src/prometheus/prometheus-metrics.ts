@@ -78,6 +78,8 @@ export class PrometheusMetrics {
     labelNames: ['result'],
     registers: [this.registry],
   });
+  private readonly includedTransactions = this.blockTransactions.labels('included');
+  private readonly failedTransactions = this.blockTransactions.labels('failed');
   readonly txWaiting = new Gauge({
     name: 'ibax_tx_waiting',
     help: 'Transactions in the queue waiting for a block',
@@ -92,6 +94,17 @@ export class PrometheusMetrics {
     name: 'ibax_tx_refused_total',
     help: 'Transactions refused at admission, by reason',
     labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
+  private readonly notificationsPublished = new Counter({
+    name: 'ibax_notifications_published_total',
+    help: 'Notification counts published to Centrifugo (one per account channel)',
+    registers: [this.registry],
+  });
+  private readonly notificationPublishFailures = new Counter({
+    name: 'ibax_notification_publish_failures_total',
+    help: 'Notification counts that could not be published to Centrifugo after every retry',
     registers: [this.registry],
   });
 
@@ -110,6 +123,10 @@ export class PrometheusMetrics {
 
   constructor(db: DatabaseService) {
     collectDefaultMetrics({ register: this.registry });
+    // Both series exist from the start at 0, so `rate()` and alerts see the first failure as an increase.
+    this.includedTransactions.inc(0);
+    this.failedTransactions.inc(0);
+    this.notificationPublishFailures.inc(0);
     db.queryTimer = (seconds) => this.dbQueryDuration.observe(seconds);
   }
 
@@ -141,10 +158,17 @@ export class PrometheusMetrics {
     duration.observe(seconds);
   }
 
-  blockProduced(seconds: number, included: number, failed: number): void {
+  blockProduced(seconds: number): void {
     this.blockProduction.observe(seconds);
-    this.blockTransactions.inc({ result: 'included' }, included);
-    if (failed > 0) this.blockTransactions.inc({ result: 'failed' }, failed);
+  }
+
+  /**
+   * Counts a batch the producer took from the queue once its database transaction committed, whether
+   * or not it made a block: a batch where every transaction fails writes no block but empties the queue.
+   */
+  transactionsSettled(included: number, failed: number): void {
+    this.includedTransactions.inc(included);
+    this.failedTransactions.inc(failed);
   }
 
   txAdmitted(count: number): void {
@@ -153,5 +177,10 @@ export class PrometheusMetrics {
 
   txRefused(reason: TxRefusalReason, count = 1): void {
     this.txRefusedCount.inc({ reason }, count);
+  }
+
+  notificationsSent(published: number, failed: number): void {
+    this.notificationsPublished.inc(published);
+    this.notificationPublishFailures.inc(failed);
   }
 }

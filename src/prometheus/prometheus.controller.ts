@@ -25,6 +25,12 @@ export class PrometheusController {
 
   @ApiRoute({
     summary: 'Prometheus metrics (text format): HTTP, JSON-RPC, chain, admission, database, process',
+    description:
+      'The `ibax_*` series of this process (HTTP requests by route pattern and status, JSON-RPC calls by ' +
+      'method and outcome, chain height, block production, admitted, refused and waiting transactions, ' +
+      'database pool and query times) and the Node.js process defaults. Chain height and waiting ' +
+      'transactions are read from the database at scrape time (a failing read is 500 E_RECOVERED). Served ' +
+      'in every node state, without a session; not the JSON counters of `/api/v2/metrics/*`.',
     answer: s.string('Prometheus text exposition format 0.0.4'),
     produces: 'text/plain',
   })

@@ -1,5 +1,8 @@
 import { RPC_CODE } from '../common/error-codes';
 
+/** What a method that failed unexpectedly answers (-32603); the failure itself goes to the log. */
+export const HANDLER_CRASHED = 'method handler crashed';
+
 /** A JSON-RPC error raised by the gateway itself or by a method that needs a specific code. */
 export class RpcError extends Error {
   constructor(

@@ -1,6 +1,9 @@
 import { SetMetadata } from '@nestjs/common';
 import type { JsonSchema } from '../api-docs/schema';
-import type { RpcParamSpec } from './rpc-params';
+import { getMetadataStorage } from 'class-validator';
+import type { DtoClass } from '../common/dto/dto-fields';
+import type { ErrorCode } from '../common/error-codes';
+import { paramsPlan } from './rpc-params';
 
 /** `chain` stands for the chain namespace, served under both `ibax.` (reference, SDK) and `chain.`. */
 export type RpcNamespaceGroup = 'chain' | 'net' | 'rpc' | 'admin' | 'debug';
@@ -16,8 +19,11 @@ export interface RpcMethodOptions {
   namespaces?: RpcNamespaceGroup[];
   /** Needs a logged-in caller (a session token with a key id). */
   auth?: boolean;
-  /** Positional parameters, in order. */
-  params?: RpcParamSpec[];
+  /**
+   * The domain errors the method answers with (as their JSON-RPC codes and messages in `rpc.discover`).
+   * Invalid params (when it takes any), unauthorized (with `auth`) and the internal error are added.
+   */
+  errors?: ErrorCode[];
   /**
    * The method takes one object: `params: {…}` and `params: [{…}]` both deliver it (decisions.md).
    * Its name is the one `params[0]` declares.
@@ -26,31 +32,57 @@ export interface RpcMethodOptions {
 }
 
 export interface RpcMethodDefinition extends Required<
-  Omit<RpcMethodOptions, 'singleObject' | 'summary' | 'description' | 'result'>
+  Omit<RpcMethodOptions, 'singleObject' | 'summary' | 'description' | 'result' | 'errors'>
 > {
   name: string;
+  /**
+   * The DTO of the method's params: the class its first parameter is typed with
+   * (`getSections(params: SectionsParams, context)`), read and validated before the method runs.
+   */
+  input?: DtoClass;
   singleObject: boolean;
   summary?: string;
   description?: string;
   result?: JsonSchema;
+  errors: ErrorCode[];
 }
 
 export const RPC_METHOD_METADATA = 'ibax:rpc-method';
 
 /**
- * Declares a JSON-RPC method next to its domain. The decorated method receives the decoded positional
- * arguments as an array and the call context: `(args, context) => result`.
+ * Declares a JSON-RPC method next to its domain. The method's first parameter, typed with a DTO class,
+ * declares its params: it receives them read and validated, and the call context:
+ * `(params: SomeParams, context) => result`. A method whose first parameter is not a DTO takes none.
  */
 export function RpcMethod(name: string, options: RpcMethodOptions = {}): MethodDecorator {
-  const definition: RpcMethodDefinition = {
+  return (target, key, descriptor) => {
+    const definition = rpcMethodDefinition(name, options, inputDto(target, key));
+    SetMetadata(RPC_METHOD_METADATA, definition)(target, key, descriptor);
+  };
+}
+
+/** The DTO class the method's first parameter is typed with, if it is one (class-validator declarations). */
+function inputDto(target: object, key: string | symbol): DtoClass | undefined {
+  const [first] = (Reflect.getMetadata('design:paramtypes', target, key) as unknown[] | undefined) ?? [];
+  if (typeof first !== 'function' || first === Object || first === Array) return undefined;
+  if (getMetadataStorage().getTargetValidationMetadatas(first, '', true, false).length === 0)
+    return undefined;
+  const dto = first as DtoClass;
+  // Read and planned now, at start-up: a DTO the reader cannot handle stops the node here.
+  paramsPlan(dto);
+  return dto;
+}
+
+function rpcMethodDefinition(name: string, options: RpcMethodOptions, input?: DtoClass): RpcMethodDefinition {
+  return {
+    input,
     name,
     namespaces: options.namespaces ?? ['chain'],
     auth: options.auth ?? false,
-    params: options.params ?? [],
     singleObject: options.singleObject ?? false,
     summary: options.summary,
     description: options.description,
     result: options.result,
+    errors: options.errors ?? [],
   };
-  return SetMetadata(RPC_METHOD_METADATA, definition);
 }

@@ -1,41 +1,59 @@
+import { IsOptional, IsString } from 'class-validator';
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
+import { Describe } from '../common/dto/dto-fields';
+import { IsInt64, IsSafeInt, MinInt64 } from '../common/dto/validators';
 import { RPC_CODE } from '../common/error-codes';
 import { RpcError } from './rpc-error';
-import { decodeParams, type RpcParamSpec } from './rpc-params';
+import { decodeDtoParams, NoParams } from './rpc-params';
 
-const specs: RpcParamSpec[] = [
-  { name: 'blockId', type: 'int64' },
-  { name: 'names', type: 'string', optional: true },
-  { name: 'limit', type: 'int', optional: true },
-];
+class RangeParams {
+  @IsInt64()
+  @MinInt64(0n)
+  @Describe('first block')
+  blockId!: bigint;
 
-function decode(json: string, single = false) {
-  return decodeParams(specs, parse(json), single);
+  @IsOptional()
+  @IsString()
+  @Describe('names')
+  names?: string;
+
+  @IsOptional()
+  @IsSafeInt()
+  @Describe('how many')
+  limit?: number;
 }
 
-function failure(json: string): RpcError {
+function decode(json: string, single = false) {
+  return { ...decodeDtoParams(RangeParams, parse(json), single) };
+}
+
+function failure(json: string, single = false): RpcError {
   try {
-    decode(json);
+    decode(json, single);
   } catch (error) {
     return error as RpcError;
   }
   throw new Error('expected a failure');
 }
 
-describe('decodeParams', () => {
-  it('decodes positional params exactly', () => {
-    expect(decode('[9223372036854775807, "a", 5]')).toEqual([9223372036854775807n, 'a', 5]);
-    expect(decode('[1]')).toEqual([1n, undefined, undefined]);
-    expect(decode('[1, null, 3]')).toEqual([1n, undefined, 3]);
+describe('params read as the method DTO', () => {
+  it('reads positional params exactly', () => {
+    expect(decode('[9223372036854775807, "a", 5]')).toEqual({
+      blockId: 9223372036854775807n,
+      names: 'a',
+      limit: 5,
+    });
+    expect(decode('[1]')).toEqual({ blockId: 1n, names: undefined, limit: undefined });
+    expect(decode('[1, null, 3]')).toEqual({ blockId: 1n, names: undefined, limit: 3 });
   });
 
   it('accepts named params (JSON-RPC 2.0) case-insensitively', () => {
-    expect(decode('{"BlockId": 12, "limit": 3}')).toEqual([12n, undefined, 3]);
+    expect(decode('{"BlockId": 12, "limit": 3}')).toEqual({ blockId: 12n, names: undefined, limit: 3 });
   });
 
   it('gives required nulls their zero value', () => {
-    expect(decode('[null]')).toEqual([0n, undefined, undefined]);
+    expect(decode('[null]')).toEqual({ blockId: 0n, names: undefined, limit: undefined });
   });
 
   it('reports invalid params with -32602 and the argument position', () => {
@@ -50,16 +68,31 @@ describe('decodeParams', () => {
     expect(failure('[5.5]').message).toBe(
       'invalid argument 1: json: cannot unmarshal number 5.5 into Go value of type int64',
     );
-    expect(failure('[9223372036854775808]').message).toContain('invalid argument 1');
+    expect(failure('[9223372036854775808]').message).toBe(
+      'invalid argument 1: json: cannot unmarshal number 9223372036854775808 into Go value of type int64',
+    );
     expect(failure('[1, 2]').message).toBe(
       'invalid argument 2: json: cannot unmarshal number 2 into Go value of type string',
     );
+    expect(failure('[-1]').message).toBe('invalid argument 1: blockId must not be less than 0');
     expect(failure('{"nope": 1}').message).toBe('unknown parameter "nope"');
   });
 
-  it('hands a single-object method its object either way', () => {
-    const single: RpcParamSpec[] = [{ name: 'form', type: 'object', optional: true }];
-    expect(decodeParams(single, parse('{"a": 1}'), true)).toHaveLength(1);
-    expect(decodeParams(single, parse('[{"a": 1}]'), true)).toHaveLength(1);
+  it('hands a single-object method the members of its object, either way it is sent', () => {
+    expect(decode('{"blockid": 1, "names": "a"}', true)).toEqual({
+      blockId: 1n,
+      names: 'a',
+      limit: undefined,
+    });
+    expect(decode('[{"blockId": 2}]', true)).toEqual({ blockId: 2n, names: undefined, limit: undefined });
+    expect(failure('[{"blockId": "x"}]', true).message).toBe(
+      'invalid argument 1: blockId: json: cannot unmarshal string into Go value of type int64',
+    );
+    expect(failure('[{"blockId": 1}, {}]', true).message).toBe('too many arguments, want 1');
+  });
+
+  it('takes nothing for a method without params', () => {
+    expect(decodeDtoParams(NoParams, parse('[]'), false)).toBeInstanceOf(NoParams);
+    expect(() => decodeDtoParams(NoParams, parse('[1]'), false)).toThrow('too many arguments, want 0');
   });
 });

@@ -1,28 +1,16 @@
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
-import type { JsonSchema } from '../api-docs/schema';
+import {
+  dtoFields,
+  dtoValidator,
+  type DtoClass,
+  type DtoValidator,
+  type FieldKind,
+} from '../common/dto/dto-fields';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT64_MAX } from '../common/dto/validators';
 import { RpcError } from './rpc-error';
 
-/** Decoders turn one raw JSON value (numbers kept as exact text) into an argument, or throw with a reason. */
+/** Turns one raw JSON value (numbers kept as exact text) into a field's value, or throws with a reason. */
 export type RpcParamDecoder = (raw: unknown) => unknown;
-
-export type RpcParamType =
-  'int64' | 'uint64' | 'int32' | 'int' | 'string' | 'bool' | 'object' | RpcParamDecoder;
-
-export interface RpcParamSpec {
-  name: string;
-  type: RpcParamType;
-  optional?: boolean;
-  /** What the value means (OpenRPC, `rpc.discover`). */
-  description?: string;
-  /** Its JSON Schema; needed for a custom decoder, derived from the type otherwise. */
-  schema?: JsonSchema;
-}
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
 
 /** Type names in the messages follow Go's, which the reference's clients already show their users. */
 function describe(raw: unknown): string {
@@ -46,114 +34,6 @@ export function decodeInteger(raw: unknown, goType: string, min: bigint, max: bi
   return value;
 }
 
-const BUILT_IN: Record<Exclude<RpcParamType, RpcParamDecoder>, { decode: RpcParamDecoder; zero: unknown }> = {
-  int64: { decode: (raw) => decodeInteger(raw, 'int64', INT64_MIN, INT64_MAX), zero: 0n },
-  uint64: { decode: (raw) => decodeInteger(raw, 'uint64', 0n, UINT64_MAX), zero: 0n },
-  int32: { decode: (raw) => Number(decodeInteger(raw, 'int32', INT32_MIN, INT32_MAX)), zero: 0 },
-  int: {
-    decode: (raw) => {
-      const value = decodeInteger(raw, 'int', INT64_MIN, INT64_MAX);
-      if (value < BigInt(Number.MIN_SAFE_INTEGER) || value > BigInt(Number.MAX_SAFE_INTEGER)) {
-        throw cannotUnmarshal(raw, 'int');
-      }
-      return Number(value);
-    },
-    zero: 0,
-  },
-  string: {
-    decode: (raw) => {
-      if (typeof raw !== 'string') throw cannotUnmarshal(raw, 'string');
-      return raw;
-    },
-    zero: '',
-  },
-  bool: {
-    decode: (raw) => {
-      if (typeof raw !== 'boolean') throw cannotUnmarshal(raw, 'bool');
-      return raw;
-    },
-    zero: false,
-  },
-  object: {
-    decode: (raw) => {
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || isLosslessNumber(raw)) {
-        throw cannotUnmarshal(raw, 'object');
-      }
-      return raw;
-    },
-    zero: null,
-  },
-};
-
-/**
- * Positional arguments from `params`: an array by position, an object by parameter name (JSON-RPC 2.0
- * named parameters; a single-object method takes the object itself). Missing optional arguments are
- * `undefined`; `null` for a required one means that type's zero value, as the reference does.
- */
-export function decodeParams(
-  specs: readonly RpcParamSpec[],
-  params: unknown,
-  singleObject: boolean,
-): unknown[] {
-  let positional: unknown[];
-  if (params === undefined || params === null) {
-    positional = [];
-  } else if (Array.isArray(params)) {
-    positional = params;
-  } else if (typeof params === 'object' && !isLosslessNumber(params)) {
-    positional = singleObject ? [params] : byName(specs, params as Record<string, unknown>);
-  } else {
-    throw RpcError.invalidRequest('params must be an array or an object');
-  }
-  if (positional.length > specs.length)
-    throw RpcError.invalidParams(`too many arguments, want ${specs.length}`);
-  return specs.map((spec, index) => {
-    const raw = positional[index];
-    const typeSpec = typeof spec.type === 'function' ? undefined : BUILT_IN[spec.type];
-    if (raw === undefined || (raw === null && spec.optional)) {
-      if (spec.optional) return undefined;
-      throw RpcError.invalidParams(`missing value for required argument ${index + 1}`);
-    }
-    if (raw === null && typeSpec) return typeSpec.zero;
-    try {
-      return typeSpec ? typeSpec.decode(raw) : (spec.type as RpcParamDecoder)(raw);
-    } catch (error) {
-      if (error instanceof RpcError) throw error;
-      throw RpcError.invalidParams(`invalid argument ${index + 1}: ${(error as Error).message}`);
-    }
-  });
-}
-
-function byName(specs: readonly RpcParamSpec[], params: Record<string, unknown>): unknown[] {
-  const positional: unknown[] = [];
-  const byLowerName = new Map(specs.map((spec, index) => [spec.name.toLowerCase(), index]));
-  for (const [key, value] of Object.entries(params)) {
-    const index = byLowerName.get(key.toLowerCase());
-    if (index === undefined) throw RpcError.invalidParams(`unknown parameter "${key}"`);
-    positional[index] = value;
-  }
-  return positional;
-}
-
-/** Plain JS value of a parsed JSON tree: integers that fit stay numbers, larger ones become BigInt. */
-export function plainJson(raw: unknown): unknown {
-  if (isLosslessNumber(raw)) {
-    const text = raw.value;
-    if (/^-?\d+$/.test(text)) {
-      const big = BigInt(text);
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
-        ? Number(big)
-        : big;
-    }
-    return Number(text);
-  }
-  if (Array.isArray(raw)) return raw.map(plainJson);
-  if (raw !== null && typeof raw === 'object') {
-    return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, plainJson(value)]));
-  }
-  return raw;
-}
-
 /** Reads one member of an object argument, matching the member name case-insensitively (reference rule). */
 export function member(object: Record<string, unknown>, name: string): unknown {
   if (name in object) return object[name];
@@ -161,4 +41,176 @@ export function member(object: Record<string, unknown>, name: string): unknown {
   let found: unknown;
   for (const [key, value] of Object.entries(object)) if (key.toLowerCase() === lower) found = value;
   return found;
+}
+
+function decodeText(raw: unknown): string {
+  if (typeof raw !== 'string') throw cannotUnmarshal(raw, 'string');
+  return raw;
+}
+
+/** Reads one JSON value of a DTO field's kind; throws with Go's unmarshal text as the reference does. */
+const JSON_READERS: Record<FieldKind, RpcParamDecoder> = {
+  string: decodeText,
+  bool: (raw) => {
+    if (typeof raw !== 'boolean') throw cannotUnmarshal(raw, 'bool');
+    return raw;
+  },
+  int64: (raw) => decodeInteger(raw, 'int64', INT64_MIN, INT64_MAX),
+  lenientInt64: (raw) => decodeInteger(raw, 'int64', INT64_MIN, INT64_MAX),
+  uint64: (raw) => decodeInteger(raw, 'uint64', 0n, UINT64_MAX),
+  int32: (raw) => Number(decodeInteger(raw, 'int32', BigInt(INT32_MIN), BigInt(INT32_MAX))),
+  int: (raw) =>
+    Number(decodeInteger(raw, 'int', BigInt(Number.MIN_SAFE_INTEGER), BigInt(Number.MAX_SAFE_INTEGER))),
+  object: (raw) => {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || isLosslessNumber(raw)) {
+      throw cannotUnmarshal(raw, 'object');
+    }
+    return raw;
+  },
+  hex: (raw) => {
+    const text = decodeText(raw);
+    if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text))
+      throw new Error('encoding/hex: invalid hex text');
+    return Buffer.from(text, 'hex');
+  },
+  array: (raw) => {
+    if (!Array.isArray(raw)) throw cannotUnmarshal(raw, 'array');
+    return raw;
+  },
+  json: (raw) => raw,
+};
+
+/** A required argument sent as `null` is its type's zero value, as Go's decoder leaves it. */
+const ZERO_OF_KIND: Record<FieldKind, unknown> = {
+  string: '',
+  bool: false,
+  int64: 0n,
+  lenientInt64: 0n,
+  uint64: 0n,
+  int32: 0,
+  int: 0,
+  object: null,
+  hex: Buffer.alloc(0),
+  array: null,
+  json: null,
+};
+
+/** The params of a method that takes none: an empty list (or object) is all it accepts. */
+export class NoParams {}
+
+interface ParamsPlan {
+  fields: { name: string; lowerName: string; optional: boolean; read: RpcParamDecoder; zero: unknown }[];
+  byLowerName: Map<string, number>;
+  validator: DtoValidator;
+}
+
+const plans = new WeakMap<DtoClass, ParamsPlan>();
+
+/** How a DTO is read from a call's `params`, worked out once per class (when the method is declared). */
+export function paramsPlan(dto: DtoClass): ParamsPlan {
+  let plan = plans.get(dto);
+  if (plan) return plan;
+  const fields = dtoFields(dto).map((field) => ({
+    name: field.name,
+    lowerName: field.name.toLowerCase(),
+    optional: field.optional,
+    read: JSON_READERS[field.kind],
+    zero: ZERO_OF_KIND[field.kind],
+  }));
+  plan = {
+    fields,
+    byLowerName: new Map(fields.map((field, index) => [field.lowerName, index])),
+    validator: dtoValidator(dto),
+  };
+  plans.set(dto, plan);
+  return plan;
+}
+
+/**
+ * A call's `params` as the method's DTO, validated. Positional methods take an array (by position) or an
+ * object (JSON-RPC 2.0 named parameters, names matched case-insensitively); a single-object method takes
+ * `{…}` or `[{…}]`, its members being the DTO's fields. Refusals are -32602 with the reference's texts:
+ * "missing value for required argument 2", "invalid argument 1: json: cannot unmarshal …".
+ */
+export function decodeDtoParams<T extends object>(
+  dto: DtoClass<T>,
+  params: unknown,
+  singleObject: boolean,
+): T {
+  const plan = paramsPlan(dto);
+  const input = new dto() as Record<string, unknown>;
+  if (singleObject) readMembers(plan, singleObjectOf(params), input);
+  else readPositional(plan, params, input);
+  const failure = plan.validator(input);
+  if (failure) {
+    const argument = singleObject ? 1 : plan.byLowerName.get(failure.property.toLowerCase())! + 1;
+    throw RpcError.invalidParams(`invalid argument ${argument}: ${failure.message}`);
+  }
+  return input as T;
+}
+
+function singleObjectOf(params: unknown): Record<string, unknown> | undefined {
+  const value = Array.isArray(params) ? (params.length > 1 ? tooMany(1) : params[0]) : params;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || isLosslessNumber(value)) {
+    throw RpcError.invalidParams(`invalid argument 1: ${cannotUnmarshal(value, 'object').message}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooMany(want: number): never {
+  throw RpcError.invalidParams(`too many arguments, want ${want}`);
+}
+
+function readMembers(
+  plan: ParamsPlan,
+  object: Record<string, unknown> | undefined,
+  input: Record<string, unknown>,
+) {
+  if (!object) return;
+  for (const field of plan.fields) {
+    const raw = member(object, field.name);
+    if (raw === undefined || raw === null) continue;
+    try {
+      input[field.name] = field.read(raw);
+    } catch (error) {
+      throw RpcError.invalidParams(`invalid argument 1: ${field.name}: ${(error as Error).message}`);
+    }
+  }
+}
+
+function readPositional(plan: ParamsPlan, params: unknown, input: Record<string, unknown>) {
+  let positional: unknown[];
+  if (params === undefined || params === null) {
+    positional = [];
+  } else if (Array.isArray(params)) {
+    positional = params;
+  } else if (typeof params === 'object' && !isLosslessNumber(params)) {
+    positional = [];
+    for (const [key, value] of Object.entries(params as Record<string, unknown>)) {
+      const index = plan.byLowerName.get(key.toLowerCase());
+      if (index === undefined) throw RpcError.invalidParams(`unknown parameter "${key}"`);
+      positional[index] = value;
+    }
+  } else {
+    throw RpcError.invalidRequest('params must be an array or an object');
+  }
+  if (positional.length > plan.fields.length) tooMany(plan.fields.length);
+  plan.fields.forEach((field, index) => {
+    const raw = positional[index];
+    if (raw === undefined || (raw === null && field.optional)) {
+      if (field.optional) return;
+      throw RpcError.invalidParams(`missing value for required argument ${index + 1}`);
+    }
+    if (raw === null) {
+      input[field.name] = field.zero;
+      return;
+    }
+    try {
+      input[field.name] = field.read(raw);
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      throw RpcError.invalidParams(`invalid argument ${index + 1}: ${(error as Error).message}`);
+    }
+  });
 }

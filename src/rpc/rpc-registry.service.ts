@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, type RpcNamespace } from '../config';
-import type { Caller } from '../auth/caller';
+import type { Caller } from '../common/caller';
 import type { ApiRequest } from '../common/http/api-request';
 import {
   RPC_METHOD_METADATA,
@@ -11,12 +11,27 @@ import {
 
 export interface RpcCallContext {
   caller: Caller;
-  request: ApiRequest;
+  /** The HTTP request, or the WebSocket connection's opening request: its headers (Accept-Language). */
+  request: Pick<ApiRequest, 'headers'>;
+  /** The WebSocket connection the call came on; undefined over HTTP, where nothing can be pushed. */
+  connection?: RpcConnection;
+  /** The namespace the method was called in (`ibax`, `chain`, …), set by the dispatcher. */
+  namespace?: string;
+}
+
+/** A connection the node can push JSON-RPC notifications on (subscriptions), and whose end it is told of. */
+export interface RpcConnection {
+  readonly id: number;
+  /** Whether it is still open. */
+  readonly open: boolean;
+  push(message: unknown): void;
+  onClose(listener: () => void): void;
 }
 
 export interface RegisteredRpcMethod {
   definition: RpcMethodDefinition;
-  invoke(args: unknown[], context: RpcCallContext): unknown;
+  /** Calls the method with its params: the DTO it declares, or (undeclared) the decoded positional arguments. */
+  invoke(input: unknown, context: RpcCallContext): unknown;
 }
 
 /** Namespace as written in a method name → the group its methods are declared in. */
@@ -28,6 +43,15 @@ const GROUP_OF_NAMESPACE: Record<RpcNamespace, RpcNamespaceGroup> = {
   admin: 'admin',
   debug: 'debug',
 };
+
+/** The declaration a served name stands for: `ibax.getBalance` and `chain.getBalance` are `chain.getBalance`. */
+export function declaredName(served: string): string {
+  const dot = served.indexOf('.');
+  const namespace = served.slice(0, dot) as RpcNamespace;
+  return Object.hasOwn(GROUP_OF_NAMESPACE, namespace)
+    ? `${GROUP_OF_NAMESPACE[namespace]}${served.slice(dot)}`
+    : served;
+}
 
 /**
  * The JSON-RPC methods, found at start-up on every provider that declares them with @RpcMethod, and the

@@ -1,5 +1,4 @@
 import { request as httpRequest } from 'node:http';
-import { parse as parseLossless } from 'lossless-json';
 import {
   buildContractCall,
   type ArgumentValue,
@@ -20,6 +19,15 @@ import {
   type HasherName,
   type Signer,
 } from '../crypto';
+import { exactJsonText, parseExactJson } from './json';
+import {
+  LiveSocket,
+  liveUrl,
+  type PushOf,
+  type SubscribeOptions,
+  type Subscription,
+  type SubscriptionKind,
+} from './live';
 
 export interface HttpAnswer<T = any> {
   status: number;
@@ -37,27 +45,7 @@ export interface SessionInfo {
   raw: Record<string, unknown>;
 }
 
-/** Parses JSON keeping every integer exact: safe integers as numbers, larger ones as BigInt. */
-export function parseExactJson(text: string): any {
-  return parseLossless(text, undefined, (value) => {
-    if (/^-?\d+$/.test(value)) {
-      const big = BigInt(value);
-      return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
-        ? Number(big)
-        : big;
-    }
-    return Number(value);
-  });
-}
-
-/** JSON text of a value with BigInt written as exact integers. */
-export function exactJsonText(value: unknown): string {
-  const marker = `@@bigint-${Math.random().toString(36).slice(2)}@@`;
-  const text = JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'bigint' ? `${marker}${item}` : item,
-  );
-  return text.replace(new RegExp(`"${marker}(-?\\d+)"`, 'g'), '$1');
-}
+export { exactJsonText, parseExactJson } from './json';
 
 /**
  * A small client of the node, in the dialects real clients speak: REST forms (urlencoded or multipart)
@@ -76,6 +64,10 @@ export class IbaxClient {
   networkId?: bigint;
   /** The ecosystem of the current session. */
   ecosystem?: bigint;
+  /** The WebSocket connection new subscriptions share, and the session it was opened with. */
+  private live?: { token: string | undefined; socket: Promise<LiveSocket>; open?: LiveSocket };
+  /** Every connection not yet closed: a new session's subscriptions get a new one while the old ones end. */
+  private readonly liveSockets = new Set<LiveSocket>();
 
   constructor(
     readonly baseUrl: string,
@@ -312,6 +304,59 @@ export class IbaxClient {
     const [hash] = await this.sendTransactions([tx.bytes]);
     const statuses = await this.waitForTransactions([hash], { timeoutMs: options.timeoutMs });
     return { hash, status: statuses[hash] };
+  }
+
+  /**
+   * Subscribes to what the node pushes over its WebSocket (`ibax.subscribe`): `newBlocks`, `txStatus` (with
+   * `hashes`; ends by itself once each has reached a block or failed) or `notifications` (needs a session:
+   * log in first). Every subscription of this client shares one connection, opened with the session token
+   * the client holds; it closes once the last subscription ends, or with `close()`.
+   *
+   *   for await (const block of await client.subscribe('newBlocks')) console.log(block.block_id);
+   *   await client.subscribe('txStatus', { hashes, onPush: (status) => console.log(status) });
+   */
+  async subscribe<K extends SubscriptionKind>(
+    kind: K,
+    ...[options]: K extends 'txStatus' ? [SubscribeOptions<K>] : [SubscribeOptions<K>?]
+  ): Promise<Subscription<PushOf[K]>> {
+    const socket = await this.liveSocket();
+    return socket.subscribe(kind, (options ?? {}) as SubscribeOptions<K>);
+  }
+
+  /** Closes the client's WebSocket connections cleanly; their subscriptions end (`closed`). */
+  async close(): Promise<void> {
+    const opening = this.live?.socket.catch(() => undefined);
+    this.live = undefined;
+    const sockets = [...this.liveSockets];
+    const pending = await opening;
+    if (pending && !sockets.includes(pending)) sockets.push(pending);
+    await Promise.all(sockets.map((socket) => socket.close()));
+  }
+
+  private liveSocket(): Promise<LiveSocket> {
+    const current = this.live;
+    if (current && current.token === this.token && (current.open === undefined || current.open.usable)) {
+      return current.socket;
+    }
+    const retired = (socket: LiveSocket) => {
+      this.liveSockets.delete(socket);
+      if (this.live?.open === socket) this.live = undefined;
+    };
+    const entry: NonNullable<IbaxClient['live']> = {
+      token: this.token,
+      socket: LiveSocket.open(liveUrl(this.baseUrl), this.token, retired),
+    };
+    entry.socket.then(
+      (socket) => {
+        entry.open = socket;
+        this.liveSockets.add(socket);
+      },
+      () => {
+        if (this.live === entry) this.live = undefined;
+      },
+    );
+    this.live = entry;
+    return entry.socket;
   }
 
   private keepSession(result: Record<string, unknown>): SessionInfo {

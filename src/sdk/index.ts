@@ -1,2 +1,3 @@
 export * from './client';
+export * from './live';
 export * from './transactions';

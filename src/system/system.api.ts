@@ -1,9 +1,9 @@
-import { Controller, Get, Injectable, Param } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
+import { Controller, Get, Injectable } from '@nestjs/common';
 import { RPC_NAMESPACES, type RpcNamespace } from '../config';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { RpcRegistry } from '../rpc/rpc-registry.service';
+import { StartJsonRpcParams } from './system.dto';
 import { SystemService } from './system.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -14,16 +14,13 @@ const NETWORK = s.object({
   test: s.boolean('a test chain'),
   private: s.boolean('a private chain'),
   honor_nodes: s.array(
-    s.object(
-      {
-        tcp_address: s.string(),
-        api_address: s.string(),
-        public_key: s.hex(),
-        unban_time: s.string(),
-        stopped: s.boolean(),
-      },
-      { optional: ['unban_time', 'stopped'] },
-    ),
+    s.object({
+      tcp_address: s.string('"" when absent'),
+      api_address: s.string('"" when absent'),
+      public_key: s.string('the entry\'s `public_key` as text, unchecked (normally hex); "" when absent'),
+      unban_time: s.string('the entry\'s `unban_time` as text (Unix seconds); "0" when absent'),
+      stopped: s.boolean('true only where the entry has `"stopped": true`'),
+    }),
     'the honor nodes (platform parameter honor_nodes)',
   ),
 });
@@ -34,29 +31,32 @@ export class SystemController {
 
   @ApiRoute({
     summary: 'Node version, build and state',
-    answer: s.string('e.g. "0.1.0 branch.commit node server status is running"'),
+    description:
+      'A JSON string "<version> branch.<branch> commit.<commit> time.<build time> <state>", the state one of ' +
+      '"node server status is running", "node server is updating", "node server is stopped". Served in every ' +
+      'node state (never 503) and without a session. JSON-RPC: `ibax.getVersion`.',
+    answer: s.string(
+      'e.g. "0.1.0 branch.main commit.464065a1 time.unknown node server status is running" (branch, ' +
+        'commit and time "unknown" when the build does not say)',
+    ),
   })
   @Get('version')
   version() {
     return this.system.version();
   }
 
-  @ApiRoute({ summary: 'Network id, notification service and honor nodes', answer: NETWORK })
+  @ApiRoute({
+    summary: 'Network id, notification service and honor nodes',
+    description:
+      '`network_id` comes from the node configuration, `centrifugo_url` is the notification service address ' +
+      '("" when none), `test` and `private` are the platform parameters `test` and `private_blockchain` ' +
+      '(true when `true` or `1`), `honor_nodes` the entries of the `honor_nodes` parameter (`[]` when it is ' +
+      'absent or unreadable). No session needed. JSON-RPC: `ibax.getNetwork` / `net.getNetwork`.',
+    answer: NETWORK,
+  })
   @Get('network')
   network() {
     return this.system.network();
-  }
-
-  @ApiRoute({
-    summary: 'A node setting: only `centrifugo` (the notification service address)',
-    path: { option: 'the setting: centrifugo' },
-    answer: s.string('the address'),
-    errors: ['E_NOTFOUND'],
-  })
-  @Get('config/:option')
-  config(@Param('option') option: string) {
-    if (option !== 'centrifugo') throw new ApiError('E_NOTFOUND');
-    return this.system.centrifugoUrl();
   }
 }
 
@@ -84,25 +84,21 @@ export class SystemRpc {
   @RpcMethod('status', {
     namespaces: ['net'],
     summary: 'Whether the node runs, updates or is stopped',
+    description:
+      'The state text `getVersion` ends with. JSON-RPC refuses every call while the node updates its chain or ' +
+      'is stopped, so over JSON-RPC this answers "node server status is running".',
     result: s.string(),
   })
   status() {
     return this.system.status();
   }
 
-  @RpcMethod('getConfig', {
-    summary: 'A node setting: only `centrifugo` (the default)',
-    params: [{ name: 'option', type: 'string', optional: true, description: 'centrifugo' }],
-    result: s.object({ centrifugo: s.string() }),
-  })
-  getConfig([option]: [string | undefined]) {
-    if ((option ?? 'centrifugo') !== 'centrifugo') throw new ApiError('E_NOTFOUND');
-    return { centrifugo: this.system.centrifugoUrl() };
-  }
-
   @RpcMethod('modules', {
     namespaces: ['rpc'],
     summary: 'Names of the methods served now',
+    description:
+      '`namespace.method` names sorted as text: the chain methods once per enabled chain namespace (`ibax.`, ' +
+      '`chain.`), the enabled net, admin and debug ones, and `rpc.*`, which is always served.',
     result: s.array(s.string()),
   })
   modules() {
@@ -112,17 +108,13 @@ export class SystemRpc {
   @RpcMethod('startJsonRpc', {
     namespaces: ['admin'],
     summary: 'Serve JSON-RPC (again) with the namespaces given',
-    params: [
-      {
-        name: 'methods',
-        type: 'string',
-        optional: true,
-        description: 'comma-separated; default ibax,chain,net',
-      },
-    ],
+    description:
+      '`methods`: the namespaces to serve from now on, comma-separated (ibax, chain, net, admin, debug), ' +
+      'replacing the current set; `rpc` is always kept. Absent or empty means ibax,chain,net, which drops ' +
+      '`admin`. An unknown namespace is invalid params.',
     result: s.boolean(),
   })
-  startJsonRpc([methods]: [string | undefined]) {
+  startJsonRpc({ methods }: StartJsonRpcParams) {
     const requested = (methods || 'ibax,chain,net')
       .split(',')
       .map((name) => name.trim())

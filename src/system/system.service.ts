@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
-import { ApiError } from '../common/api-error';
 import { NodeStateService } from '../common/node-state.service';
 import { APP_CONFIG, type AppConfig } from '../config';
-import { readBuildInfo, versionText, type BuildInfo } from './build-info';
+import { NotifyService } from '../notify/notify.service';
+import { readBuildInfo, versionText, type BuildInfo } from '../common/build-info';
 
 export interface NetworkInfo {
   network_id: string;
@@ -21,6 +21,7 @@ export class SystemService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly nodeState: NodeStateService,
     private readonly parameters: PlatformParametersService,
+    private readonly notify: NotifyService,
   ) {}
 
   version(): string {
@@ -34,17 +35,10 @@ export class SystemService {
   async network(): Promise<NetworkInfo> {
     return {
       network_id: this.config.networkId.toString(),
-      centrifugo_url: this.config.centrifugo.url ?? '',
+      centrifugo_url: this.notify.publicUrl,
       test: await this.parameters.isTrue('test'),
       private: await this.parameters.isTrue('private_blockchain'),
       honor_nodes: await this.parameters.honorNodes(),
     };
-  }
-
-  /** The notification service address, as configured; a node without one says so. */
-  centrifugoUrl(): string {
-    const url = this.config.centrifugo.url;
-    if (!url) throw ApiError.server('the notification service (CENTRIFUGO_URL) is not configured');
-    return url;
   }
 }

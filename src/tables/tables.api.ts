@@ -1,20 +1,32 @@
-import { Controller, Get, HttpCode, Injectable, Param, Post, Req } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
+import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
+import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
-import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
-import { lenientInt64 } from '../common/http/path-params';
-import { Auth, BlockchainRoute } from '../common/http/request-gates';
+import { Form } from '../common/http/form';
+import { Auth, BlockchainRoute, CurrentCaller } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
-import { decodeInteger, member } from '../rpc/rpc-params';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
-import { TableError } from './catalog';
+import { TableError } from '../table-access/catalog';
 import { LIST_LIMITS, TablesService, type ListQuery, type Reader } from './tables.service';
-import { parseOrderText, parseWhereText, whereFromJson } from './where-text';
+import { parseOrderText, parseWhereText, whereFromJson } from '../table-access/where-text';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import type { ErrorCode } from '../common/error-codes';
+import {
+  HistoryParams,
+  HistoryPath,
+  ListForm,
+  ListParams,
+  ListWhereForm,
+  RowByColumnForm,
+  RowForm,
+  RowParams,
+  SumWhereForm,
+  TableCountParams,
+  TableParams,
+  TablePath,
+  TablesForm,
+} from './tables.dto';
 
 function readerOf(caller: Caller): Reader {
   return {
@@ -35,30 +47,15 @@ function parsed<T>(read: () => T): T {
   }
 }
 
-/** The form of `list` (limit, offset, columns) and, with `where`, of listWhere and nodelistWhere. */
-function listQuery(req: ApiRequest, withWhere: boolean): ListQuery {
-  const values = FormValues.of(req);
-  const form = parseForm(values, { limit: 'int64', offset: 'int64', columns: 'string' });
-  const query: ListQuery = { limit: form.limit, offset: form.offset, columns: form.columns };
-  if (withWhere) {
-    query.where = parsed(() => parseWhereText(values.last('where')));
-    query.order = parsed(() => parseOrderText(values.last('order')));
-  }
-  return query;
-}
-
-const PAGE_FORM = {
-  offset: { description: 'rows to skip', schema: s.integer() },
-  limit: { description: 'page size (25 by default)', schema: s.integer() },
-};
-const LIST_FORM = { ...PAGE_FORM, columns: 'comma-separated columns (default all the reader may see)' };
-const WHERE_FORM = {
-  ...LIST_FORM,
-  where: 'condition (object syntax, e.g. {"amount": {"$gt": 10}})',
-  order: 'order: a column, or a map/list of columns and directions',
-};
-const SUM_FORM = { column: { description: 'number column to sum', required: true }, where: WHERE_FORM.where };
-const LIST_ERRORS: ErrorCode[] = ['E_TABLENOTFOUND', 'E_SERVER', 'E_PERMISSION', 'E_NOTFOUND', 'E_QUERY'];
+/**
+ * Reads of a table's rows (list, listWhere, sumWhere, history and their JSON-RPC twins): an unknown or
+ * another ecosystem's table (E_TABLENOTFOUND), a prefixed name of an ecosystem that does not exist
+ * (E_ECOSYSTEM), a bad value, column, where or order, or a read condition that refuses on a private chain
+ * (E_SERVER). REST history answers `[]` for a row without history, never E_NOTFOUND.
+ */
+const TABLE_READ_ERRORS: ErrorCode[] = ['E_TABLENOTFOUND', 'E_ECOSYSTEM', 'E_SERVER'];
+/** The row reads add no such row (E_NOTFOUND) and a database failure (E_QUERY). */
+const ROW_ERRORS: ErrorCode[] = [...TABLE_READ_ERRORS, 'E_NOTFOUND', 'E_QUERY'];
 const TABLE_COUNTS = s.object({
   count: s.integer('tables in the ecosystem'),
   list: s.array(s.object({ name: s.string(), count: s.decimalString() })),
@@ -77,13 +74,31 @@ const TABLE_INFO = s.object(
   },
   { optional: ['read', 'filter'] },
 );
+/** Every value of a row is a string, whatever its column's type. */
+const ROW_VALUES =
+  'a row: column (`column.key` for a JSON path asked in `columns`) → its value as text: bytes hex, NULL ' +
+  '"NULL", booleans "true"/"false", timestamps RFC 3339, JSON columns their JSON text';
 const ROWS_PAGE = s.object({
   count: s.integer('matching rows'),
-  list: s.nullable(s.array(s.map(s.any(), 'a row: column → value as text (JSON columns as JSON)'))),
+  list: s.nullable(s.array(s.map(s.string(), ROW_VALUES))),
 });
-const ROW = s.object({ value: s.map(s.any(), 'column → value') });
+const ROW = s.object({ value: s.map(s.string(), ROW_VALUES) });
 const SUM = s.object({ sum: s.string('decimal text, "" when no row matches') });
 const HISTORY = s.object({ list: s.array(s.map(s.any(), 'column → previous value')) });
+
+/** A page of rows as the service takes it. */
+function listQuery({ limit, offset, columns }: ListForm): ListQuery {
+  return { limit, offset, columns };
+}
+
+/** The page with its condition and order, whose texts are parsed here (their refusals are E_SERVER). */
+function listWhereQuery(form: ListWhereForm): ListQuery {
+  return {
+    ...listQuery(form),
+    where: parsed(() => parseWhereText(form.where)),
+    order: parsed(() => parseOrderText(form.order)),
+  };
+}
 
 @Controller('api/v2')
 export class TablesController {
@@ -91,199 +106,183 @@ export class TablesController {
 
   @ApiRoute({
     summary: "The caller's ecosystem's tables with their row counts",
-    form: PAGE_FORM,
+    description:
+      "The session's ecosystem's tables registered in `1_tables`, by id, each with its row count as " +
+      "decimal text (shared tables count that ecosystem's rows); `count` is how many are registered. " +
+      '`limit` is 25 by default and at most 1000, a negative offset counts as 0. A limit or offset that is ' +
+      'not an integer is 502 E_SERVER (as the reference), a registered table missing from the database 400 ' +
+      'E_SERVER. JSON-RPC: `ibax.getTableCount` (at most 100).',
     answer: TABLE_COUNTS,
+    errors: ['E_SERVER'],
   })
   @Get('tables')
   @Auth()
-  async tableList(@Req() req: ApiRequest) {
-    let form;
-    try {
-      form = parseForm(FormValues.of(req), { limit: 'int64', offset: 'int64' });
-    } catch (error) {
-      // The reference answers a bad form here with 502 (rest-api.md §8.8).
-      throw error instanceof ApiError ? error.withStatus(502) : error;
-    }
-    return this.tables.tables(readerOf(req.caller), form.offset, form.limit, LIST_LIMITS.rest);
+  // The reference answers a form it cannot read here with 502 (rest-api.md §8.8).
+  tableList(@Form({ status: 502 }) { offset, limit }: TablesForm, @CurrentCaller() caller: Caller) {
+    return this.tables.tables(readerOf(caller), offset, limit, LIST_LIMITS.rest);
   }
 
   @ApiRoute({
     summary: "A table's permissions and columns",
-    path: { name: 'table name (without the ecosystem prefix)' },
+    description:
+      "The table's `1_tables` row in the session's ecosystem (name without prefix, any case): the " +
+      '`insert`, `update` and `new_column` conditions (`read` and `filter` only when set), `conditions`, ' +
+      '`app_id` as text, and per column its permission and platform type (varchar, number, json, datetime, ' +
+      'money, double, …; "" when the table is missing from the database). A name not registered there is ' +
+      '404 E_TABLENOTFOUND. JSON-RPC: `ibax.getTable`.',
     answer: TABLE_INFO,
-    errors: ['E_TABLENOTFOUND', 'E_SERVER'],
+    errors: ['E_TABLENOTFOUND'],
   })
   @Get('table/:name')
   @Auth()
-  table(@Param('name') name: string, @Req() req: ApiRequest) {
-    return this.tables.table(readerOf(req.caller), name);
+  table(@Form() { name }: TablePath, @CurrentCaller() caller: Caller) {
+    return this.tables.table(readerOf(caller), name);
   }
 
   @ApiRoute({
     summary: 'Rows of a table, a page at a time',
-    path: { name: 'table name (without the ecosystem prefix)' },
-    form: LIST_FORM,
+    description:
+      'Rows by id, `limit` 25 by default and at most 1000, `list` null for an empty page. The table is the ' +
+      "session's ecosystem's (plain name, or prefixed with that ecosystem) or a platform table, shared " +
+      "tables such as keys or pages showing that ecosystem's rows; every value is text (bytes hex, NULL " +
+      '"NULL", booleans true/false, timestamps RFC 3339). An unknown or another ecosystem\'s table is 404 ' +
+      'E_TABLENOTFOUND (400 E_ECOSYSTEM when that ecosystem does not exist), an unknown column or, on a ' +
+      'private chain, a read condition that refuses 400 E_SERVER. JSON-RPC: `ibax.getList`.',
     answer: ROWS_PAGE,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Get('list/:name')
   @Auth()
-  list(@Param('name') name: string, @Req() req: ApiRequest) {
-    return this.tables.list(readerOf(req.caller), name, listQuery(req, false), LIST_LIMITS.rest);
+  list(@Form() form: ListForm, @CurrentCaller() caller: Caller) {
+    return this.tables.list(readerOf(caller), form.name, listQuery(form), LIST_LIMITS.rest);
   }
 
   /** The reference routes listWhere and nodelistWhere as POST, the interface document as GET: both. */
   @ApiPostRoute({
     summary: 'Rows of a table matching a condition, a page at a time',
-    path: { name: 'table name (without the ecosystem prefix)' },
-    form: WHERE_FORM,
+    description:
+      'As list/:name, with `where` in the object syntax, not strict JSON (`{"amount": {"$gt": 10}, "$or": ' +
+      '[...]}`; $eq $neq $gt $gte $lt $lte $in $nin $like $ilike $begin $ibegin $end $iend $isnull, ' +
+      '`col->key` for JSON fields) and `order` (a column, `{"col": -1}` or a list of those as JSON, or ' +
+      "text such as `name desc, id`; id ends every order). Shared tables give the session's ecosystem's " +
+      "rows only (the reference gave every ecosystem's). A where or order that does not parse or names an " +
+      'unknown column is 400 E_SERVER; nodelistWhere is the same route. JSON-RPC: `ibax.getList`.',
     answer: ROWS_PAGE,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Post(['listWhere/:name', 'nodelistWhere/:name'])
   @HttpCode(200)
   @Auth()
-  listWhere(@Param('name') name: string, @Req() req: ApiRequest) {
-    return this.tables.list(readerOf(req.caller), name, listQuery(req, true), LIST_LIMITS.rest);
+  listWhere(@Form() form: ListWhereForm, @CurrentCaller() caller: Caller) {
+    return this.tables.list(readerOf(caller), form.name, listWhereQuery(form), LIST_LIMITS.rest);
   }
 
   @ApiRoute({
     summary: "Rows of a table matching a condition (the interface document's GET form)",
-    path: { name: 'table name (without the ecosystem prefix)' },
-    form: WHERE_FORM,
+    description:
+      'POST listWhere/nodelistWhere read from the query string: the same `where` (object syntax), `order`, ' +
+      '`columns`, `limit` and `offset`, the same answer and errors.',
     answer: ROWS_PAGE,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Get(['listWhere/:name', 'nodelistWhere/:name'])
   @Auth()
-  listWhereGet(@Param('name') name: string, @Req() req: ApiRequest) {
-    return this.listWhere(name, req);
+  listWhereGet(@Form() form: ListWhereForm, @CurrentCaller() caller: Caller) {
+    return this.listWhere(form, caller);
   }
 
   @ApiPostRoute({
     summary: 'Sum of a number column over the rows matching a condition',
-    path: { name: 'table name (without the ecosystem prefix)' },
-    form: SUM_FORM,
+    description:
+      'Sums the number `column` (integer, numeric or floating point) over the rows matching `where` ' +
+      '(object syntax, as listWhere) and answers the sum as decimal text, "" when no row matches; shared ' +
+      "tables count the session's ecosystem's rows only. A missing, unknown or non-number column or a bad " +
+      'where is 400 E_SERVER; the table is found, or refused, as for list/:name.',
     answer: SUM,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Post('sumWhere/:name')
   @HttpCode(200)
   @Auth()
-  async sumWhere(@Param('name') name: string, @Req() req: ApiRequest) {
-    const values = FormValues.of(req);
-    const where = parsed(() => parseWhereText(values.last('where')));
-    return { sum: await this.tables.sum(readerOf(req.caller), name, values.last('column') ?? '', where) };
+  async sumWhere(@Form() form: SumWhereForm, @CurrentCaller() caller: Caller) {
+    const where = parsed(() => parseWhereText(form.where));
+    // No column is the empty one, which the table's column check refuses (as the reference does).
+    return { sum: await this.tables.sum(readerOf(caller), form.name, form.column ?? '', where) };
   }
 
   @ApiRoute({
     summary: 'Sum of a number column over the rows matching a condition (GET form)',
-    path: { name: 'table name (without the ecosystem prefix)' },
-    form: SUM_FORM,
+    description:
+      'POST sumWhere read from the query string: the same `column` and `where`, answer and errors.',
     answer: SUM,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Get('sumWhere/:name')
   @Auth()
-  sumWhereGet(@Param('name') name: string, @Req() req: ApiRequest) {
-    return this.sumWhere(name, req);
+  sumWhereGet(@Form() form: SumWhereForm, @CurrentCaller() caller: Caller) {
+    return this.sumWhere(form, caller);
   }
 
   @ApiRoute({
     summary: 'One row by id',
-    path: { name: 'table name (without the ecosystem prefix)', id: 'row id' },
-    form: { columns: 'comma-separated columns (default all)' },
+    description:
+      'The row with that id: the `columns` asked for (all the reader may see by default) and id, every ' +
+      'value text (bytes hex, NULL "NULL", …); the table is found, or refused, as for list/:name. No such ' +
+      'row, or an id that is not an integer, is 404 E_NOTFOUND, an unknown column 400 E_SERVER, a database ' +
+      'failure 500 E_QUERY. JSON-RPC: `ibax.getRow`.',
     answer: ROW,
-    errors: LIST_ERRORS,
+    errors: ROW_ERRORS,
   })
   @Get('row/:name/:id')
   @Auth()
-  async row(@Param('name') name: string, @Param('id') id: string, @Req() req: ApiRequest) {
-    const { columns } = parseForm(FormValues.of(req), { columns: 'string' });
-    return { value: await this.tables.row(readerOf(req.caller), name, id, { columns }) };
+  async row(@Form() { name, id, columns }: RowForm, @CurrentCaller() caller: Caller) {
+    return { value: await this.tables.row(readerOf(caller), name, id, { columns }) };
   }
 
   @ApiRoute({
     summary: 'One row by the value of a column',
-    path: {
-      name: 'table name (without the ecosystem prefix)',
-      column: 'the column to match',
-      id: 'its value',
-    },
-    form: { columns: 'comma-separated columns (default all)' },
+    description:
+      'A row whose `column` equals `id` (compared as text unless the column is an integer), answered as ' +
+      'row/:name/:id answers. No match is 404 E_NOTFOUND, an unknown column 400 E_SERVER, a database ' +
+      'failure 500 E_QUERY. JSON-RPC: `ibax.getRow` with `whereColumn`.',
     answer: ROW,
-    errors: LIST_ERRORS,
+    errors: ROW_ERRORS,
   })
   @Get('row/:name/:column/:id')
   @Auth()
-  async rowBy(
-    @Param('name') name: string,
-    @Param('column') column: string,
-    @Param('id') id: string,
-    @Req() req: ApiRequest,
-  ) {
-    const { columns } = parseForm(FormValues.of(req), { columns: 'string' });
-    return { value: await this.tables.row(readerOf(req.caller), name, id, { keyColumn: column, columns }) };
+  async rowBy(@Form() { name, column, id, columns }: RowByColumnForm, @CurrentCaller() caller: Caller) {
+    return { value: await this.tables.row(readerOf(caller), name, id, { keyColumn: column, columns }) };
   }
 
   @ApiRoute({
     summary: "What a row's columns held before each change, newest first (at most 100)",
-    path: { name: 'table name (without the ecosystem prefix)', id: 'row id' },
+    description:
+      'Read from the rollback journal, columns the reader may not see left out; `[]` when the row has no ' +
+      "history or is not the session's ecosystem's. The table is found, or refused, as for list/:name. Not " +
+      'served on a CLB node (404). JSON-RPC: `ibax.history`, which answers -32012 instead of `[]`.',
     answer: HISTORY,
-    errors: LIST_ERRORS,
+    errors: TABLE_READ_ERRORS,
   })
   @Get('history/:name/:id')
   @Auth()
   @BlockchainRoute()
-  async history(@Param('name') name: string, @Param('id') id: string, @Req() req: ApiRequest) {
-    return { list: await this.tables.history(readerOf(req.caller), name, lenientInt64(id)) };
+  async history(@Form() { name, id }: HistoryPath, @CurrentCaller() caller: Caller) {
+    return { list: await this.tables.history(readerOf(caller), name, id) };
   }
 }
 
-interface ListForm {
-  name: string;
-  limit?: bigint;
-  offset?: bigint;
-  columns?: string;
-  whereJson: unknown;
-  orderJson: unknown;
-}
-
-const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
-
-/**
- * The object of getList: {name, limit, offset, columns, order, where}, names matched case-insensitively.
- * `where` is the object syntax as a string (the reference) or the object itself (the interface
- * document); `order` a column name, a map, a list, or any of those as JSON text.
- */
-function listForm(raw: unknown): ListForm {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('expected an object');
-  const object = raw as Record<string, unknown>;
-  const present = (name: string) => {
-    const value = member(object, name);
-    return value === undefined || value === null ? undefined : value;
-  };
-  const integer = (name: string) => {
-    const value = present(name);
-    if (value === undefined) return undefined;
-    try {
-      return decodeInteger(value, 'int64', ...INT64);
-    } catch (error) {
-      throw new Error(`${name}: ${(error as Error).message}`);
-    }
-  };
-  const text = (name: string) => {
-    const value = present(name);
-    if (value !== undefined && typeof value !== 'string') throw new Error(`${name}: expected a string`);
-    return value;
-  };
+/** `where` and `order` of getList: text is read as the REST routes read it, anything else as JSON. */
+function listParamsQuery({ limit, offset, columns, where, order }: ListParams): ListQuery {
   return {
-    name: text('name') ?? '',
-    limit: integer('limit'),
-    offset: integer('offset'),
-    columns: text('columns'),
-    whereJson: present('where'),
-    orderJson: present('order'),
+    limit,
+    offset,
+    columns,
+    where: parsed(() =>
+      typeof where === 'string' || where === undefined ? parseWhereText(where) : whereFromJson(where),
+    ),
+    order: parsed(() =>
+      typeof order === 'string' || order === undefined ? parseOrderText(order) : whereFromJson(order),
+    ),
   };
 }
 
@@ -294,93 +293,52 @@ export class TablesRpc {
   @RpcMethod('getTableCount', {
     auth: true,
     summary: "The caller's ecosystem's tables with their row counts",
-    params: [
-      { name: 'offset', type: 'int64', optional: true, description: 'tables to skip' },
-      { name: 'limit', type: 'int64', optional: true, description: 'how many' },
-    ],
     result: TABLE_COUNTS,
+    errors: ['E_SERVER'],
   })
-  getTableCount([offset, limit]: [bigint | undefined, bigint | undefined], { caller }: RpcCallContext) {
+  getTableCount({ offset, limit }: TableCountParams, { caller }: RpcCallContext) {
     return this.tables.tables(readerOf(caller), offset, limit, LIST_LIMITS.rpc);
   }
 
   @RpcMethod('getTable', {
     auth: true,
     summary: "A table's permissions and columns",
-    params: [{ name: 'tableName', type: 'string', description: 'table name' }],
     result: TABLE_INFO,
+    errors: ['E_TABLENOTFOUND'],
   })
-  getTable([name]: [string], { caller }: RpcCallContext) {
-    if (!name) throw RpcError.invalidParams('params can not be empty');
-    return this.tables.table(readerOf(caller), name);
+  getTable({ tableName }: TableParams, { caller }: RpcCallContext) {
+    if (!tableName) throw RpcError.invalidParams('params can not be empty');
+    return this.tables.table(readerOf(caller), tableName);
   }
 
   @RpcMethod('getList', {
     auth: true,
     singleObject: true,
     summary: 'Rows of a table, optionally matching a condition, a page at a time',
-    params: [
-      {
-        name: 'form',
-        type: listForm,
-        optional: true,
-        description: 'the table and the page; where as an object or its JSON text',
-        schema: s.object(
-          {
-            name: s.string(),
-            limit: s.integer(),
-            offset: s.integer(),
-            columns: s.string(),
-            where: s.any('condition object, or its JSON text'),
-            order: s.any('column name, map, list, or JSON text'),
-          },
-          { optional: ['limit', 'offset', 'columns', 'where', 'order'] },
-        ),
-      },
-    ],
+    description:
+      '`where` is a map in the object syntax (`{"amount": {"$gt": 10}}`) or its text; `order` a column, ' +
+      '`{"col": -1}`, a list of those, or their JSON text. Every value comes back as text (bytes hex, NULL ' +
+      '"NULL"); `limit` is 25 by default and at most 100.',
     result: ROWS_PAGE,
+    errors: TABLE_READ_ERRORS,
   })
-  getList([form]: [ListForm | undefined], { caller }: RpcCallContext) {
-    if (!form?.name) throw RpcError.invalidParams('params can not be empty');
-    const { whereJson, orderJson } = form;
-    const query: ListQuery = {
-      ...form,
-      where: parsed(() =>
-        typeof whereJson === 'string' || whereJson === undefined
-          ? parseWhereText(whereJson)
-          : whereFromJson(whereJson),
-      ),
-      order: parsed(() =>
-        typeof orderJson === 'string' || orderJson === undefined
-          ? parseOrderText(orderJson)
-          : whereFromJson(orderJson),
-      ),
-    };
-    return this.tables.list(readerOf(caller), form.name, query, LIST_LIMITS.rpc);
+  getList(params: ListParams, { caller }: RpcCallContext) {
+    if (!params.name) throw RpcError.invalidParams('params can not be empty');
+    return this.tables.list(readerOf(caller), params.name, listParamsQuery(params), LIST_LIMITS.rpc);
   }
 
   @RpcMethod('getRow', {
     auth: true,
     summary: 'One row by id, or by the value of another column',
-    params: [
-      { name: 'tableName', type: 'string', description: 'table name' },
-      { name: 'id', type: 'int64', description: 'row id, or the value of whereColumn' },
-      { name: 'columns', type: 'string', optional: true, description: 'comma-separated columns' },
-      {
-        name: 'whereColumn',
-        type: 'string',
-        optional: true,
-        description: 'the column to match instead of id',
-      },
-    ],
+    description:
+      'Matches `id` against `whereColumn` (default id); values come back as text (bytes hex, NULL "NULL"). ' +
+      'No matching row answers -32012 "NotFound".',
     result: ROW,
+    errors: ROW_ERRORS,
   })
-  async getRow(
-    [name, id, columns, whereColumn]: [string, bigint, string | undefined, string | undefined],
-    { caller }: RpcCallContext,
-  ) {
-    if (!name) throw RpcError.invalidParams('tableName or id invalid');
-    const value = await this.tables.row(readerOf(caller), name, id.toString(), {
+  async getRow({ tableName, id, columns, whereColumn }: RowParams, { caller }: RpcCallContext) {
+    if (!tableName) throw RpcError.invalidParams('tableName or id invalid');
+    const value = await this.tables.row(readerOf(caller), tableName, id.toString(), {
       keyColumn: whereColumn,
       columns,
     });
@@ -390,15 +348,13 @@ export class TablesRpc {
   @RpcMethod('history', {
     auth: true,
     summary: "What a row's columns held before each change, newest first (at most 100)",
-    params: [
-      { name: 'name', type: 'string', description: 'table name' },
-      { name: 'tableId', type: 'uint64', description: 'row id' },
-    ],
+    description: 'A row with no history answers -32012 "NotFound" (REST answers an empty list).',
     result: HISTORY,
+    errors: [...TABLE_READ_ERRORS, 'E_NOTFOUND'],
   })
-  async history([name, id]: [string, bigint], { caller }: RpcCallContext) {
-    if (!name || id === 0n) throw RpcError.invalidParams('invalid params');
-    const list = await this.tables.history(readerOf(caller), name, id);
+  async history({ name, tableId }: HistoryParams, { caller }: RpcCallContext) {
+    if (!name || tableId === 0n) throw RpcError.invalidParams('invalid params');
+    const list = await this.tables.history(readerOf(caller), name, tableId);
     if (list.length === 0) throw new ApiError('E_NOTFOUND');
     return { list };
   }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { ChainEvents } from '../chain/chain-events';
 import { ChainMemo, memoKey } from '../chain/chain-memo';
 import { ApiError } from '../common/api-error';
 import { jsonObject } from '../common/json-object';
-import { rowKeyOf } from '../contracts/host/journal';
+import { rowKeyOf } from '../contract-host/journal';
 import { ContractsService } from '../contracts/contracts.service';
 import { DatabaseService } from '../database/database.service';
 import type { Cell, FindRowsQuery, FoundRows, HistoryRows } from '../template/types';
@@ -17,10 +16,21 @@ import {
   textColumnExpression,
   type ColumnInfo,
   type ResolvedTable,
-} from './catalog';
-import { orderClause } from './order';
-import { columnReadCondition, loadTablePermissions, type TablePermissions } from './permissions';
-import { WhereCompiler } from './where';
+} from '../table-access/catalog';
+import {
+  columnNames,
+  columnReference,
+  jsonPathExpression,
+  outputColumn,
+  referenceTextExpression,
+} from '../table-access/columns';
+import { orderClause } from '../table-access/order';
+import {
+  columnReadCondition,
+  loadTablePermissions,
+  type TablePermissions,
+} from '../table-access/permissions';
+import { WhereCompiler } from '../table-access/where';
 
 /** Who reads: the session's ecosystem, key, role and account (read conditions see them). */
 export interface Reader {
@@ -62,7 +72,6 @@ const INTEGER_TYPES = new Set(['bigint', 'integer', 'smallint']);
 const NUMERIC_TYPES = new Set([...INTEGER_TYPES, 'numeric', 'double precision', 'real']);
 /** Parameters are public to every reader of their ecosystem (rest-api.md §8.1). */
 const ALWAYS_READABLE = new Set(['parameters', 'app_params']);
-const MAX_SELECTED_COLUMNS = 256;
 /** A cut-off text cell shows this many characters (DBFind `.Cutoff`). */
 const CUTOFF_TITLE = 32;
 const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'jsonb', 'json']);
@@ -116,7 +125,6 @@ function sortedRow(entries: [string, unknown][]): TextRow {
  */
 @Injectable()
 export class TablesService {
-  private contractsService?: ContractsService;
   private privateChain?: Promise<boolean>;
 
   /**
@@ -130,7 +138,7 @@ export class TablesService {
 
   constructor(
     private readonly db: DatabaseService,
-    private readonly moduleRef: ModuleRef,
+    private readonly contracts: ContractsService,
     events: ChainEvents,
   ) {
     this.columnsMemo = new ChainMemo(events);
@@ -150,12 +158,6 @@ export class TablesService {
     return this.permissionsMemo.get(`${table.ecosystem}:${table.physical}`, () =>
       loadTablePermissions(this.db, table),
     );
-  }
-
-  /** The contract engine evaluates read conditions; it lives in the application module. */
-  private get contracts(): ContractsService {
-    this.contractsService ??= this.moduleRef.get(ContractsService, { strict: false });
-    return this.contractsService;
   }
 
   /**
@@ -231,14 +233,14 @@ export class TablesService {
     return visible;
   }
 
-  /** The `columns` value: checked names and JSON paths, `id` first; a hidden column is left out. */
+  /**
+   * The `columns` value: checked names and JSON paths (see columnReference), `id` first; a hidden column,
+   * and the paths into it, are left out.
+   */
   private selection(open: OpenTable, spec: string | undefined, params: unknown[]): Selected[] {
-    const names = (spec ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean);
-    if (names.length > MAX_SELECTED_COLUMNS) throw new TableError('too many columns');
+    const names = columnNames(spec ?? '');
     const selected = new Map<string, string>();
+    const bind = (param: unknown) => `$${params.push(param)}`;
     const addColumn = (column: ColumnInfo) => selected.set(column.name, textColumnExpression(column));
     const id = open.visible.get('id');
     if (id) addColumn(id);
@@ -248,23 +250,13 @@ export class TablesService {
     let askedVisible = false;
     for (const name of names) {
       if (name === '*') continue;
-      const [base, ...path] = name.split('->').map((part) => part.trim());
-      if (!open.columns.has(base) || path.some((key) => key === ''))
-        throw new TableError(`column ${name} does not exist`);
-      const column = open.visible.get(base);
-      if (!column) continue;
+      const reference = columnReference(name, open.columns);
+      if (!reference) throw new TableError(`column ${name.toLowerCase()} does not exist`);
+      if (!open.visible.has(reference.column.name)) continue;
       askedVisible = true;
-      if (path.length === 0) {
-        addColumn(column);
-        continue;
-      }
-      if (column.type !== 'jsonb' && column.type !== 'json')
-        throw new TableError(`column ${base} is not a JSON column`);
-      const key = [base, ...path].join('.');
       // Asked twice: bound once (a parameter the statement does not use has no type PostgreSQL can infer).
-      if (selected.has(key)) continue;
-      params.push(path);
-      selected.set(key, `("${column.name}" #>> $${params.length}::text[])`);
+      if (selected.has(reference.key)) continue;
+      selected.set(reference.key, referenceTextExpression(reference, bind));
     }
     // Columns asked for by name, all of them hidden: refused rather than answered with ids alone.
     if (selected.size === 0 || (names.length > 0 && !names.includes('*') && !askedVisible))
@@ -300,7 +292,7 @@ export class TablesService {
 
   private async rows(sql: string, params: unknown[], selected: Selected[]): Promise<TextRow[]> {
     const rows = await this.db.query<Record<string, unknown>>(sql, params);
-    return rows.map((row) => sortedRow(selected.map((item, i) => [item.key, row[`c${i}`]])));
+    return rows.map((row) => sortedRow(selected.map((item, i) => [item.key, row[outputColumn(i)]])));
   }
 
   /** `list`, `listWhere`, `nodelistWhere`, `getList`: a page of rows and the count of all that match. */
@@ -325,7 +317,7 @@ export class TablesService {
         const selected = this.selection(open, query.columns, params);
         const order = orderClause(query.order ?? null, open.visible);
         const { limit, offset } = pageBounds(query, maxLimit);
-        const list = selected.map((item, i) => `${item.sql} AS "c${i}"`).join(', ');
+        const list = selected.map((item, i) => `${item.sql} AS "${outputColumn(i)}"`).join(', ');
         const page = [...params, offset.toString(), limit.toString()];
         const rows = await this.rows(
           `SELECT ${list} ${from} ORDER BY ${order} OFFSET $${page.length - 1} LIMIT $${page.length}`,
@@ -409,7 +401,7 @@ export class TablesService {
           params.push(key);
           match = `${textColumnExpression(keyColumn)} = $${params.length}`;
         }
-        const list = selected.map((item, i) => `${item.sql} AS "c${i}"`).join(', ');
+        const list = selected.map((item, i) => `${item.sql} AS "${outputColumn(i)}"`).join(', ');
         const [row] = await this.rows(
           `SELECT ${list} FROM "${open.table.physical}" WHERE ${match} AND ${this.scope(open.table, params)} LIMIT 1`,
           params,
@@ -453,42 +445,36 @@ export class TablesService {
           });
         else output.push({ key: column.name, kind: 'text', sql: textColumnExpression(column) });
       };
-      if (query.columns.length > MAX_SELECTED_COLUMNS) throw new TableError('too many columns');
-      for (const raw of query.columns) {
-        const name = raw.trim().toLowerCase();
+      const bind = (param: unknown) => `$${params.push(param)}`;
+      for (const name of columnNames(query.columns)) {
         if (name === '*') {
           for (const column of open.visible.values()) add(column);
           continue;
         }
-        const [base, ...path] = name.split('->').map((part) => part.trim());
-        if (!open.columns.has(base) || path.some((key) => key === ''))
-          throw new TableError(`column ${raw.trim()} does not exist`);
-        const column = open.visible.get(base);
-        if (!column) continue;
-        if (path.length === 0) {
-          add(column);
+        const reference = columnReference(name, open.columns);
+        if (!reference) throw new TableError(`column ${name} does not exist`);
+        if (!open.visible.has(reference.column.name)) continue;
+        if (reference.path.length === 0) {
+          add(reference.column);
           continue;
         }
-        if (column.type !== 'jsonb' && column.type !== 'json')
-          throw new TableError(`column ${base} is not a JSON column`);
-        params.push(path);
         output.push({
-          key: [base, ...path].join('.'),
+          key: reference.key,
           kind: 'text',
-          sql: `("${column.name}" #>> $${params.length}::text[])`,
+          sql: jsonPathExpression(reference.column, reference.path, bind),
         });
       }
       if (output.length === 0) throw ApiError.server('access denied');
       const order = orderClause(query.order ?? null, open.visible);
       const page = [...params, String(query.offset), String(query.limit)];
-      const list = output.map((item, i) => `${item.sql} AS "c${i}"`).join(', ');
+      const list = output.map((item, i) => `${item.sql} AS "${outputColumn(i)}"`).join(', ');
       const rows = await this.db.query<Record<string, string | null>>(
         `SELECT ${list} ${from} ORDER BY ${order} OFFSET $${page.length - 1} LIMIT $${page.length}`,
         page,
       );
       const cells = rows.map((row) =>
         output.map((item, i): Cell => {
-          const value = row[`c${i}`] ?? null;
+          const value = row[outputColumn(i)] ?? null;
           if (value === null || item.kind === 'text') return value;
           if (item.kind === 'blob') return { title: value, hash: value };
           const split = value.lastIndexOf(':');

@@ -528,7 +528,8 @@ async function dbFindTag(c: Call): Promise<string> {
       columns = columnText.split(',');
     }
   }
-  columns = columns.map((column) => column.trim()).filter((column) => column !== '');
+  // Lower-cased as the reference reads them, so that `ID` counts as the id column named.
+  columns = columns.map((column) => column.trim().toLowerCase()).filter((column) => column !== '');
   if (columns.length === 0) columns = ['*'];
   if (!columns.includes('*') && !columns.includes('id')) columns.push('id');
 

@@ -18,9 +18,9 @@ import { ContractsService } from '../contracts/contracts.service';
 import { CryptoError } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
 import type { CompiledContract, Value } from '../vm';
-import { contractArguments, ParamsError } from './contract-params';
+import { contractArguments, ParamsError } from '../chain/rules/contract-params';
 import type { TxRefusalReason } from '../prometheus/prometheus-metrics';
-import { TX_EXPIRY_MS } from './tx-limits';
+import { TX_EXPIRY_MS } from '../chain/rules/tx-limits';
 
 /** A transaction the node refuses; `hash` is known when the bytes got that far (its status records it). */
 export class TxRefusal extends Error {

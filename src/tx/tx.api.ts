@@ -1,11 +1,21 @@
-import { Controller, Get, HttpCode, Injectable, Param, Post, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Injectable, Post, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import type { ApiRequest } from '../common/http/api-request';
-import { FormValues, parseForm } from '../common/http/form';
+import { Form, FormValues } from '../common/http/form';
 import { Auth, BlockchainRoute } from '../common/http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
+import {
+  SendTxParams,
+  TxInfoForm,
+  TxInfoMultipleForm,
+  TxInfoMultipleParams,
+  TxInfoParams,
+  TxRecordPath,
+  TxStatusForm,
+  TxStatusParams,
+} from './tx.dto';
 import { TxService, type IncomingTx, type SentTx, type TxInfo } from './tx.service';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -114,15 +124,20 @@ export class TxController {
 
   @ApiPostRoute({
     summary: 'What became of transactions: block, error or still waiting',
-    form: { data: { description: 'JSON {"hashes": ["<hex>", …]}', required: true } },
+    description:
+      '`data` (its first value) is the JSON text `{"hashes": ["<hex>", …]}`; each hash answers under the ' +
+      'text sent: `blockid` its block (empty while waiting, or after a refusal or rollback), `result` the ' +
+      "contract's result, `errmsg` {type, error, id} when it was refused or failed (`penalty` 1 in a " +
+      'block). `data` that is not that JSON, or a hash that is not hex, is 400 E_HASHWRONG, an unknown ' +
+      'hash 400 E_HASHNOTFOUND; either fails the whole request. JSON-RPC: `ibax.txStatus` (hashes as one ' +
+      'comma-separated string).',
     answer: s.object({ results: TX_STATUS }),
     errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
   })
   @Post('txstatus')
   @HttpCode(200)
   @Auth()
-  async txStatus(@Req() req: ApiRequest) {
-    const data = FormValues.of(req).first('data');
+  async txStatus(@Form() { data }: TxStatusForm) {
     let hashes: unknown;
     try {
       hashes = (JSON.parse(data ?? '') as { hashes?: unknown }).hashes;
@@ -138,46 +153,55 @@ export class TxController {
 
   @ApiRoute({
     summary: 'The block of a transaction and its confirmations; with contractinfo what it was',
-    path: { hash: 'transaction hash (hex)' },
-    form: { contractinfo: { description: 'also describe the transaction', schema: s.boolean() } },
+    description:
+      'Looks the hex hash up among mined transactions: `blockid` is its block as decimal text and ' +
+      "`confirm` the block's good confirmations; a hash not mined is no error (`blockid` empty, `confirm` " +
+      '0). With `contractinfo` true, `data` describes it from the stored block: sender address, contract ' +
+      'and params, `created_at` (ms), size, `status` 0 done / 1 penalty. A hash that is not hex is 400 ' +
+      'E_HASHWRONG, a missing block row 400 E_SERVER "not found"; not served on a CLB node. JSON-RPC: ' +
+      '`ibax.txInfo` (`blockid` a number).',
     answer: REST_TX_INFO,
     errors: ['E_HASHWRONG', 'E_SERVER'],
   })
   @Get('txinfo/:hash')
   @BlockchainRoute()
-  async txInfo(@Param('hash') hash: string, @Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { contractinfo: 'bool' });
-    return restTxInfo(await this.txs.info(hash, form.contractinfo ?? false));
+  async txInfo(@Form() { hash, contractinfo }: TxInfoForm) {
+    return restTxInfo(await this.txs.info(hash, contractinfo ?? false));
   }
 
   @ApiRoute({
     summary: 'txinfo of several transactions',
-    form: {
-      data: { description: 'comma-separated hashes', required: true },
-      contractinfo: { description: 'also describe the transactions', schema: s.boolean() },
-    },
+    description:
+      '`data` is a comma-separated list of hex hashes (not JSON); each hash, trimmed, maps to its txinfo ' +
+      'answer. One hash that is not hex, or an empty or absent `data`, is 400 E_HASHWRONG for the whole ' +
+      'request. Served at txinfoMultiple and txinfomultiple; not on a CLB node. JSON-RPC: ' +
+      '`ibax.txInfoMultiple` (hashes as an array).',
     answer: s.object({ results: s.map(REST_TX_INFO, 'by hash') }),
     errors: ['E_HASHWRONG', 'E_SERVER'],
   })
   @Get(['txinfoMultiple', 'txinfomultiple'])
   @BlockchainRoute()
-  async txInfoMultiple(@Req() req: ApiRequest) {
-    const form = parseForm(FormValues.of(req), { data: 'string', contractinfo: 'bool' });
+  async txInfoMultiple(@Form() { data, contractinfo }: TxInfoMultipleForm) {
     const results: Record<string, ReturnType<typeof restTxInfo>> = {};
-    for (const hash of commaHashes(form.data ?? '')) {
-      results[hash] = restTxInfo(await this.txs.info(hash, form.contractinfo ?? false));
+    for (const hash of commaHashes(data ?? '')) {
+      results[hash] = restTxInfo(await this.txs.info(hash, contractinfo ?? false));
     }
     return { results };
   }
 
   @ApiRoute({
     summary: 'Per transaction, the rows it wrote as they are now',
-    path: { hashes: 'comma-separated hashes' },
+    description:
+      'For each hash of the comma-separated list, the rows its transaction wrote (found by the rollback ' +
+      'journal, `1_keys` and schema changes left out), read as they are now; a row deleted since is ' +
+      'skipped. Every value is text: NULL is "", bytes are their raw bytes as Latin-1 text (as the ' +
+      'reference), dates ISO 8601, JSON its text. A hash that is not hex or wrote nothing gives null. Not ' +
+      'served on a CLB node (404).',
     answer: s.array(s.nullable(s.array(s.map(s.string(), 'a row, every value as text')))),
   })
   @Get('tx_record/:hashes')
   @BlockchainRoute()
-  txRecord(@Param('hashes') hashes: string) {
+  txRecord(@Form() { hashes }: TxRecordPath) {
     return this.txs.records(commaHashes(hashes));
   }
 }
@@ -200,14 +224,6 @@ function rpcTransaction(name: string, value: unknown): IncomingTx {
   return { name, bytes: Buffer.from(text, 'base64') };
 }
 
-function stringList(raw: unknown): string[] | null {
-  if (raw === null) return null;
-  if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string')) {
-    throw new Error('json: cannot unmarshal into Go value of type []string');
-  }
-  return raw as string[];
-}
-
 @Injectable()
 export class TxRpc {
   constructor(private readonly txs: TxService) {}
@@ -215,18 +231,16 @@ export class TxRpc {
   @RpcMethod('sendTx', {
     auth: true,
     summary: 'Send signed transactions: they are checked and queued for a block',
-    params: [
-      {
-        name: 'txs',
-        type: 'object',
-        description: 'name → transaction (base64 or hex)',
-        schema: s.map(s.string()),
-      },
-    ],
+    description:
+      '`txs` maps any names to transactions, each standard base64 (the reference) or hex, the bytes REST ' +
+      'sendTx takes; an even number of hex digits (0x allowed) is read as hex. All are checked before any ' +
+      'is queued, and one refusal fails the call with its reason. The answer is keyed by hash only; `{}` ' +
+      'answers `{"hashes": {}}`.',
     result: s.object({ hashes: s.map(s.hex(), 'by hash') }),
+    errors: ['E_BANNED', 'E_LIMITTXSIZE', 'E_SERVER', 'E_STOPPING'],
   })
-  async sendTx([txs]: [Record<string, unknown> | null], { caller }: RpcCallContext) {
-    if (txs === null || txs === undefined) throw RpcError.invalidParams('params can not be empty');
+  async sendTx({ txs }: SendTxParams, { caller }: RpcCallContext) {
+    if (txs === null) throw RpcError.invalidParams('params can not be empty');
     const incoming = Object.entries(txs).map(([name, value]) => rpcTransaction(name, value));
     if (incoming.length === 0) return { hashes: {} };
     const sent = await this.txs.send(caller, incoming);
@@ -238,36 +252,38 @@ export class TxRpc {
   @RpcMethod('txStatus', {
     auth: true,
     summary: 'What became of transactions: block, error or still waiting',
-    params: [{ name: 'hashes', type: 'string', description: 'comma-separated hashes' }],
+    description:
+      '`hashes` is one comma-separated string of hex hashes (not an array); each answers under the text ' +
+      'given, as REST txstatus. One malformed or unknown hash fails the whole call.',
     result: TX_STATUS,
+    errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
   })
-  txStatus([hashes]: [string]) {
+  txStatus({ hashes }: TxStatusParams) {
     if (!hashes) throw RpcError.invalidParams('params can not be empty');
     return this.txs.status(commaHashes(hashes));
   }
 
   @RpcMethod('txInfo', {
     summary: 'The block of a transaction and its confirmations; with contractInfo what it was',
+    description:
+      '`hash` is hex. A hash not mined is no error: `blockid` 0, `confirm` 0, `data` null; `data` is ' +
+      'filled only with `contractInfo` true.',
     result: RPC_TX_INFO,
-    params: [
-      { name: 'hash', type: 'string' },
-      { name: 'contractInfo', type: 'bool', optional: true },
-    ],
+    errors: ['E_HASHWRONG', 'E_SERVER'],
   })
-  async txInfo([hash, contractInfo]: [string, boolean | undefined]) {
+  async txInfo({ hash, contractInfo }: TxInfoParams) {
     if (!hash) throw RpcError.invalidParams('params can not be empty');
     return rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));
   }
 
   @RpcMethod('txInfoMultiple', {
     summary: 'txInfo of several transactions',
+    description:
+      '`hashes` is an array of hex hashes (unlike txStatus); the first malformed one fails the call.',
     result: s.object({ results: s.map(RPC_TX_INFO, 'by hash') }),
-    params: [
-      { name: 'hashes', type: stringList, description: 'transaction hashes', schema: s.array(s.hex()) },
-      { name: 'contractInfo', type: 'bool', optional: true },
-    ],
+    errors: ['E_HASHWRONG', 'E_SERVER'],
   })
-  async txInfoMultiple([hashes, contractInfo]: [string[] | null, boolean | undefined]) {
+  async txInfoMultiple({ hashes, contractInfo }: TxInfoMultipleParams) {
     if (!hashes) throw RpcError.invalidParams('params can not be empty');
     const results: Record<string, ReturnType<typeof rpcTxInfo>> = {};
     for (const hash of hashes) results[hash] = rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../auth/caller';
-import { readBlockContent, type BlockTransaction } from '../blocks/block-content';
+import type { Caller } from '../common/caller';
+import { readBlockContent, type BlockTransaction } from '../chain/block-content';
 import { formatSize } from '../chain/codec';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
@@ -10,9 +10,9 @@ import { NodeStateService } from '../common/node-state.service';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, bindList, DatabaseService, type Sql } from '../database/database.service';
-import { formatBanTime, KeyBans } from './key-bans';
+import { formatBanTime, KeyBans } from '../chain/rules/key-bans';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
-import { STATUS_ERROR_LENGTH } from './tx-limits';
+import { STATUS_ERROR_LENGTH } from '../chain/rules/tx-limits';
 
 /** One transaction of a sendTx request and the name it came under (form field, file part or RPC key). */
 export interface IncomingTx {
@@ -227,6 +227,16 @@ export class TxService {
 
   /** Statuses by hash, keyed as given; an unknown or malformed hash fails the whole call. */
   async status(hashes: readonly string[]): Promise<Record<string, TxStatus>> {
+    const known = await this.knownStatuses(hashes);
+    for (const text of hashes) if (!known[text]) throw new ApiError('E_HASHNOTFOUND', text);
+    return known;
+  }
+
+  /**
+   * Statuses of the hashes the node knows, keyed as given, in one query; hashes it has not seen yet are left
+   * out (a subscriber may follow a transaction before sending it). A malformed hash is E_HASHWRONG.
+   */
+  async knownStatuses(hashes: readonly string[]): Promise<Record<string, TxStatus>> {
     const parsed = hashes.map((text) => {
       const bytes = hashBytes(text);
       if (!bytes) throw new ApiError('E_HASHWRONG');
@@ -246,8 +256,7 @@ export class TxService {
     const byHash = new Map(rows.map((row) => [asBuffer(row.hash).toString('hex'), row]));
     for (const { text, bytes } of parsed) {
       const row = byHash.get(bytes.toString('hex'));
-      if (!row) throw new ApiError('E_HASHNOTFOUND', text);
-      results[text] = statusOf(row);
+      if (row) results[text] = statusOf(row);
     }
     return results;
   }

@@ -11,7 +11,7 @@ import type {
   SourceAst,
   Stmt,
 } from './ast';
-import type { Builtin, BuiltinRegistry } from './builtins/registry';
+import type { Builtin, BuiltinRegistry, BuiltinResult } from './builtins/registry';
 import { SYSTEM_VAR_NAMES, type ExecState } from './context';
 import { CompileError, panic, VmError } from './errors';
 import type {
@@ -26,17 +26,19 @@ import type {
 } from './objects';
 import * as ops from './operators';
 import { parseSource } from './parser';
+import { arrayCost, mapCost, newStringCost, stringCost, valueCost } from './memory';
 import {
   assignmentChecker,
   BREAK,
   CONTINUE,
+  dropTemps,
   expandSpread,
   Frame,
   fuelOverflow,
   indexValue,
+  isPromise,
   isThenable,
   NORMAL,
-  noteStored,
   readExtend,
   RETURN,
   setIndex,
@@ -164,6 +166,11 @@ function fail(reason: string, at: Position): never {
   throw new CompileError(reason, at.line, at.column);
 }
 
+/** An error the reference's compiler reports without the position (its expression compiler's). */
+function failBare(reason: string, at: Position): never {
+  throw new CompileError(reason, at.line, at.column, false);
+}
+
 function forEachCall(block: Block, visit: (call: CallExpr | ExtendCallExpr) => void): void {
   const visitExpr = (expr: Expr): void => {
     switch (expr.kind) {
@@ -228,6 +235,14 @@ function forEachCall(block: Block, visit: (call: CallExpr | ExtendCallExpr) => v
     }
   };
   visitBlock(block);
+}
+
+function hasLoop(block: Block): boolean {
+  return block.statements.some(
+    (stmt) =>
+      stmt.kind === 'while' ||
+      (stmt.kind === 'if' && (hasLoop(stmt.then) || (stmt.otherwise !== null && hasLoop(stmt.otherwise)))),
+  );
 }
 
 /** Compiles one source (one contracts-table row) into contract and function objects. */
@@ -340,7 +355,7 @@ class SourceCompiler {
       const key = objectKey(parsed.ecosystem, parsed.name);
       return (
         this.targetForKey(key, from, at) ??
-        (this.options.extern ? { kind: 'extern', key } : fail(`unknown contract @${name}`, at))
+        (this.options.extern ? { kind: 'extern', key } : failBare(`unknown identifier @${name}`, at))
       );
     }
     const local = from.contract?.funcs.get(name);
@@ -359,7 +374,7 @@ class SourceCompiler {
       return { kind: 'func', func: globalFunc };
     }
     if (this.options.extern) return { kind: 'extern', key: objectKey(ecosystem, name) };
-    return fail(`unknown identifier ${name}`, at);
+    return failBare(`unknown identifier ${name}`, at);
   }
 
   private targetForKey(key: string, from: Unit, at: Position): CallTarget | null {
@@ -367,7 +382,7 @@ class SourceCompiler {
     if (inSource) {
       if ('sections' in inSource) {
         if (from.contract && from.contract.key === key)
-          fail(`the contract can't call itself recursively`, at);
+          failBare(`the contract can't call itself recursively`, at);
         return { kind: 'contract', key, unit: inSource, writes: false };
       }
       return { kind: 'unit', unit: inSource };
@@ -375,7 +390,8 @@ class SourceCompiler {
     const existing = this.env.lookup(key);
     if (!existing) return null;
     if (existing.kind === 'contract') {
-      if (from.contract && from.contract.key === key) fail(`the contract can't call itself recursively`, at);
+      if (from.contract && from.contract.key === key)
+        failBare(`the contract can't call itself recursively`, at);
       return { kind: 'contract', key, unit: null, writes: existing.writesDb };
     }
     this.boundFuncs.add(existing.key);
@@ -409,8 +425,18 @@ class SourceCompiler {
         continue;
       }
       steps.push(current);
-      const target = this.resolveName(tail.name, false, from, tail);
-      if (target.kind === 'contract' || target.kind === 'extern') fail(`unknown function ${tail.name}`, tail);
+      let target: CallTarget;
+      try {
+        target = this.resolveName(tail.name, false, from, tail);
+      } catch (error) {
+        // After a function with tails, a name that is neither its tail nor a function: the reference's words.
+        if (declared && declared.length > 0) failBare(`unknown function tail '${tail.name}'`, tail);
+        throw error;
+      }
+      if (target.kind === 'contract' || target.kind === 'extern') {
+        if (declared && declared.length > 0) failBare(`unknown function tail '${tail.name}'`, tail);
+        fail(`unknown function ${tail.name}`, tail);
+      }
       current = { target, groups: [tail.args], tailIndexes: [], chained: true, position: tail };
     }
     steps.push(current);
@@ -419,6 +445,7 @@ class SourceCompiler {
   }
 
   private resolveUnitCalls(unit: Unit): void {
+    if (hasLoop(unit.decl.body)) unit.isAsync = true;
     forEachCall(unit.decl.body, (call) => {
       if (call.kind === 'extendCall') {
         const builtin = this.env.builtins.get('$' + call.name) ?? this.env.builtins.get(call.name);
@@ -431,7 +458,12 @@ class SourceCompiler {
     });
   }
 
-  /** Fixpoint over the source's call graph: which units may suspend and which reach a DB write. */
+  /**
+   * Fixpoint over the source's call graph: which units may suspend and which reach a DB write. Besides the
+   * calls that wait (async built-ins, contracts), a unit may suspend when it loops or calls a contract-language
+   * function: those are the places that check the clock, so that neither loops nor recursion, however
+   * deep or wide, run on without meeting it.
+   */
   private propagate(): void {
     const contractWrites = (contract: ContractUnit): boolean =>
       contract.sections.some((section) => section.writes);
@@ -444,11 +476,11 @@ class SourceCompiler {
         for (const { target } of unit.calls) {
           switch (target.kind) {
             case 'unit':
-              isAsync ||= target.unit.isAsync;
+              isAsync = true;
               writes ||= target.unit.writes;
               break;
             case 'func':
-              isAsync ||= target.func.isAsync;
+              isAsync = true;
               writes ||= target.func.writesDb;
               break;
             case 'builtin':
@@ -494,7 +526,7 @@ class SourceCompiler {
                     : target.writes
                   : false;
         if (writes)
-          fail(
+          failBare(
             `'conditions' cannot call contracts or functions which can modify the blockchain database`,
             position,
           );
@@ -628,7 +660,7 @@ class FunctionCompiler {
       const found = this.scopes[i].get(name);
       if (found) return found;
     }
-    return fail(`unknown identifier ${name}`, at);
+    return failBare(`unknown identifier ${name}`, at);
   }
 
   private compileBlock(block: Block, newScope = true): CStmt {
@@ -657,12 +689,14 @@ class FunctionCompiler {
         isAsync,
       };
     }
-    const asyncFlags = statements.map((s) => s.isAsync);
+    const steps = fns as Array<(fr: Frame) => MaybeSignal>;
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         for (let i = 0; i < count; i++) {
-          const signal = (asyncFlags[i] ? await (fns[i](fr) as Promise<Signal>) : fns[i](fr)) as Signal;
-          if (signal !== NORMAL) return signal;
+          const signal = steps[i](fr);
+          if (signal !== NORMAL) {
+            return isPromise(signal) ? finishBlock(steps, i + 1, fr, signal as Promise<Signal>) : signal;
+          }
         }
         return NORMAL;
       },
@@ -676,9 +710,11 @@ class FunctionCompiler {
         const slots = stmt.vars.map((v) => this.declare(v.name, v.type, v));
         const cost = 1 + slots.length;
         const inits = slots.map((s) => ({ slot: s.slot, type: s.type }));
+        const bytes = inits.reduce((sum, init) => sum + valueCost(zeroValue(init.type)), 0);
         return {
           fn: (fr: Frame): Signal => {
             if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            if (bytes > 0) fr.st.reserveMemory(bytes);
             for (const init of inits) fr.s[init.slot] = zeroValue(init.type);
             return NORMAL;
           },
@@ -695,6 +731,7 @@ class FunctionCompiler {
           return {
             fn: (fr: Frame): Signal => {
               if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+              dropTemps(fr);
               run(fr);
               return NORMAL;
             },
@@ -702,10 +739,11 @@ class FunctionCompiler {
           };
         }
         return {
-          fn: async (fr: Frame): Promise<Signal> => {
+          fn: (fr: Frame): MaybeSignal => {
             if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-            await run(fr);
-            return NORMAL;
+            dropTemps(fr);
+            const done = run(fr);
+            return isPromise(done) ? done.then(toNormal) : NORMAL;
           },
           isAsync: true,
         };
@@ -732,22 +770,19 @@ class FunctionCompiler {
         const value = this.compileExpr(stmt.value);
         const cost = 1 + value.cost;
         const level = stmt.level;
+        const drop = hasCall(stmt.value);
         const get = value.fn;
-        if (!value.isAsync) {
-          return {
-            fn: (fr: Frame): Signal => {
-              if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-              throw new VmError(level, goString(get(fr) as Value));
-            },
-            isAsync: false,
-          };
-        }
+        const raise = (text: unknown): never => {
+          throw new VmError(level, goString(text as Value));
+        };
         return {
-          fn: async (fr: Frame): Promise<Signal> => {
+          fn: (fr: Frame): MaybeSignal => {
             if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-            throw new VmError(level, goString((await get(fr)) as Value));
+            if (drop) dropTemps(fr);
+            const text = get(fr);
+            return isPromise(text) ? text.then(raise) : raise(text);
           },
-          isAsync: true,
+          isAsync: value.isAsync,
         };
       }
     }
@@ -770,6 +805,7 @@ class FunctionCompiler {
       : values.map((v) => this.compileExpr(v));
     const cost = 1 + compiled.reduce((sum, c) => sum + c.cost, 0);
     const isAsync = compiled.some((c) => c.isAsync);
+    const drop = values.some(hasCall);
     if (compiled.length === 0) {
       return {
         fn: (fr: Frame): Signal => {
@@ -780,42 +816,52 @@ class FunctionCompiler {
       };
     }
     const shape = returnShaper(decl.name, results);
-    if (compiled.length === 1 && !isAsync && !passOn && results.length === 1) {
-      const get = compiled[0].fn as (fr: Frame) => Value;
+    if (compiled.length === 1 && !passOn && results.length === 1) {
       const check = resultChecker(decl.name, results[0], 0);
+      if (!isAsync) {
+        const get = compiled[0].fn as (fr: Frame) => Value;
+        return {
+          fn: (fr: Frame): Signal => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            if (drop) dropTemps(fr);
+            fr.ret = check(get(fr));
+            return RETURN;
+          },
+          isAsync: false,
+        };
+      }
+      const get = compiled[0].fn;
+      const store = (fr: Frame, value: unknown): Signal => {
+        fr.ret = check(value as Value);
+        return RETURN;
+      };
       return {
-        fn: (fr: Frame): Signal => {
+        fn: (fr: Frame): MaybeSignal => {
           if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          fr.ret = check(get(fr));
-          return RETURN;
+          if (drop) dropTemps(fr);
+          const value = get(fr);
+          return isPromise(value) ? value.then((v) => store(fr, v)) : store(fr, value);
         },
-        isAsync: false,
+        isAsync: true,
       };
     }
     const list = this.listEvaluator(compiled);
-    const spread = (out: Value[]): Value[] =>
-      passOn && (out[0] as unknown) instanceof Results ? (out[0] as unknown as Results).values : out;
-    if (!isAsync) {
-      const get = list.fn as (fr: Frame) => Value[];
-      return {
-        fn: (fr: Frame): Signal => {
-          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          const shaped = shape(spread(get(fr)));
-          if (shaped !== undefined) fr.ret = shaped;
-          return RETURN;
-        },
-        isAsync: false,
-      };
-    }
-    const get = list.fn as (fr: Frame) => Promise<Value[]>;
+    const get = list.fn;
+    const store = (fr: Frame, out: Value[]): Signal => {
+      const shaped = shape(
+        passOn && (out[0] as unknown) instanceof Results ? (out[0] as unknown as Results).values : out,
+      );
+      if (shaped !== undefined) fr.ret = shaped;
+      return RETURN;
+    };
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-        const shaped = shape(spread(await get(fr)));
-        if (shaped !== undefined) fr.ret = shaped;
-        return RETURN;
+        if (drop) dropTemps(fr);
+        const out = get(fr);
+        return isPromise(out) ? out.then((list) => store(fr, list as Value[])) : store(fr, out as Value[]);
       },
-      isAsync: true,
+      isAsync,
     };
   }
 
@@ -825,72 +871,92 @@ class FunctionCompiler {
     const otherwise = stmt.otherwise ? this.compileBlock(stmt.otherwise) : null;
     const cost = 1 + condition.cost;
     const isAsync = condition.isAsync || then.isAsync || (otherwise?.isAsync ?? false);
-    const cond = condition.fn;
-    const thenFn = then.fn;
-    const elseFn = otherwise?.fn ?? null;
+    const drop = hasCall(stmt.condition);
+    const cond = condition.fn as (fr: Frame) => Value;
+    const thenFn = then.fn as (fr: Frame) => MaybeSignal;
+    const elseFn = (otherwise?.fn ?? null) as ((fr: Frame) => MaybeSignal) | null;
     if (!isAsync) {
-      const c = cond as (fr: Frame) => Value;
       const t = thenFn as (fr: Frame) => Signal;
       const e = elseFn as ((fr: Frame) => Signal) | null;
       return {
         fn: (fr: Frame): Signal => {
           if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          if (isTruthy(c(fr))) return t(fr);
+          if (isTruthy(cond(fr))) return t(fr);
           return e === null ? NORMAL : e(fr);
         },
         isAsync: false,
       };
     }
-    const condAsync = condition.isAsync;
+    const branch = (fr: Frame, value: Value): MaybeSignal =>
+      isTruthy(value) ? thenFn(fr) : elseFn === null ? NORMAL : elseFn(fr);
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-        const value = (condAsync ? await cond(fr) : cond(fr)) as Value;
-        if (isTruthy(value)) return (await thenFn(fr)) as Signal;
-        return elseFn === null ? NORMAL : ((await elseFn(fr)) as Signal);
+        if (drop) dropTemps(fr);
+        const value = cond(fr);
+        return isPromise(value) ? value.then((v) => branch(fr, v as Value)) : branch(fr, value);
       },
       isAsync: true,
     };
   }
 
+  /**
+   * A loop checks the clock at every turn (one load of a shared counter): past the deadline it fails, and
+   * after a time slice it pauses, so a loop is the one statement that may suspend without calling anything
+   * that does. Its turns run synchronously until something returns a promise; from there an async copy of
+   * the loop goes on.
+   */
   private compileWhile(stmt: Extract<Stmt, { kind: 'while' }>): CStmt {
     const condition = this.compileExpr(stmt.condition);
     this.loopDepth++;
     const body = this.compileBlock(stmt.body);
     this.loopDepth--;
     const cost = 1 + condition.cost;
-    const cond = condition.fn;
-    const run = body.fn;
-    if (!condition.isAsync && !body.isAsync) {
-      const c = cond as (fr: Frame) => Value;
-      const b = run as (fr: Frame) => Signal;
-      return {
-        fn: (fr: Frame): Signal => {
-          const st = fr.st;
-          for (;;) {
-            if ((st.fuelLeft -= cost) < 0) fuelOverflow();
-            if ((++st.ticks & 1023) === 0) st.checkDeadline();
-            if (!isTruthy(c(fr))) return NORMAL;
-            const signal = b(fr);
-            if (signal === BREAK) return NORMAL;
-            if (signal === RETURN) return RETURN;
-          }
-        },
-        isAsync: false,
-      };
-    }
-    const condAsync = condition.isAsync;
+    const drop = hasCall(stmt.condition);
+    const cond = condition.fn as (fr: Frame) => Value | Promise<Value>;
+    const run = body.fn as (fr: Frame) => MaybeSignal;
+    /** Goes on after `pending`: a pause before the condition, the condition's value, or the body's signal. */
+    const resume = async (fr: Frame, pending: Promise<unknown>, stage: LoopStage): Promise<Signal> => {
+      const st = fr.st;
+      let value = await pending;
+      for (;;) {
+        if (stage === LoopStage.Body) {
+          if (value === BREAK) return NORMAL;
+          if (value === RETURN) return RETURN;
+          if ((st.fuelLeft -= cost) < 0) fuelOverflow();
+          if (--st.countdown < 0) await st.turn();
+          stage = LoopStage.Turn;
+        }
+        if (stage === LoopStage.Turn) {
+          if (drop) dropTemps(fr);
+          value = cond(fr);
+          if (isPromise(value)) value = await value;
+        }
+        if (!isTruthy(value as Value)) return NORMAL;
+        value = run(fr);
+        if (isPromise(value)) value = await value;
+        stage = LoopStage.Body;
+      }
+    };
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         const st = fr.st;
         for (;;) {
           if ((st.fuelLeft -= cost) < 0) fuelOverflow();
-          if ((++st.ticks & 1023) === 0) st.checkDeadline();
-          const value = (condAsync ? await cond(fr) : cond(fr)) as Value;
+          if (--st.countdown < 0) {
+            const pause = st.turn();
+            if (pause !== undefined) return resume(fr, pause, LoopStage.Turn);
+          }
+          if (drop) dropTemps(fr);
+          const value = cond(fr);
+          if (isPromise(value)) return resume(fr, value, LoopStage.Condition);
           if (!isTruthy(value)) return NORMAL;
-          const signal = (await run(fr)) as Signal;
-          if (signal === BREAK) return NORMAL;
-          if (signal === RETURN) return RETURN;
+          const signal = run(fr);
+          if (signal !== NORMAL) {
+            if (isPromise(signal)) return resume(fr, signal, LoopStage.Body);
+            if (signal === BREAK) return NORMAL;
+            if (signal === RETURN) return RETURN;
+          }
         }
       },
       isAsync: true,
@@ -909,9 +975,7 @@ class FunctionCompiler {
       const check = slot.check;
       return {
         set: (fr, value) => {
-          const stored = check(value);
-          fr.s[index] = stored;
-          if (typeof stored === 'object' || typeof stored === 'string') noteStored(fr.st, stored);
+          fr.s[index] = check(value);
         },
         index: null,
         setIndexed: null,
@@ -919,7 +983,7 @@ class FunctionCompiler {
     }
     if (target.kind === 'extend') {
       const name = target.name;
-      if (SYSTEM_VAR_NAMES.has(name)) fail(`system variable $${name} cannot be changed`, target);
+      if (SYSTEM_VAR_NAMES.has(name)) failBare(`system variable $${name} cannot be changed`, target);
       return { set: (fr, value) => writeExtend(fr.st, name, value), index: null, setIndexed: null };
     }
     const container = target.target;
@@ -933,7 +997,7 @@ class FunctionCompiler {
       };
     }
     const name = container.name;
-    if (SYSTEM_VAR_NAMES.has(name)) fail(`system variable $${name} cannot be changed`, container);
+    if (SYSTEM_VAR_NAMES.has(name)) failBare(`system variable $${name} cannot be changed`, container);
     return {
       set: () => undefined,
       index: key,
@@ -953,6 +1017,7 @@ class FunctionCompiler {
     const targets = stmt.targets.map((t) => this.compileTarget(t));
     const keys = this.listEvaluator(targets.map((t) => t.index ?? NO_INDEX));
     const cost = 1 + values.cost + keys.cost + targets.length;
+    const drop = stmt.values.some(hasCall) || stmt.targets.some(targetHasCall);
     const assign = (fr: Frame, keyList: Value[], valueList: Value[]): Signal => {
       for (let i = 0; i < targets.length; i++) {
         const target = targets[i];
@@ -963,23 +1028,22 @@ class FunctionCompiler {
     };
     const getKeys = keys.fn;
     const getValues = values.fn;
-    if (!values.isAsync && !keys.isAsync) {
-      return {
-        fn: (fr: Frame): Signal => {
-          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          const keyList = getKeys(fr) as Value[];
-          return assign(fr, keyList, getValues(fr) as Value[]);
-        },
-        isAsync: false,
-      };
-    }
+    const withKeys = (fr: Frame, keyList: Value[]): MaybeSignal => {
+      const valueList = getValues(fr);
+      return isPromise(valueList)
+        ? valueList.then((list) => assign(fr, keyList, list as Value[]))
+        : assign(fr, keyList, valueList as Value[]);
+    };
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-        const keyList = (await getKeys(fr)) as Value[];
-        return assign(fr, keyList, (await getValues(fr)) as Value[]);
+        if (drop) dropTemps(fr);
+        const keyList = getKeys(fr);
+        return isPromise(keyList)
+          ? keyList.then((list) => withKeys(fr, list as Value[]))
+          : withKeys(fr, keyList as Value[]);
       },
-      isAsync: true,
+      isAsync: values.isAsync || keys.isAsync,
     };
   }
 
@@ -994,74 +1058,104 @@ class FunctionCompiler {
     const indexCost = targets.reduce((sum, t) => sum + (t.index ? t.index.cost : 0), 0);
     const cost = 1 + value.cost + indexCost + targets.length;
     const isAsync = value.isAsync || targets.some((t) => t.index?.isAsync);
+    const drop = hasCall(source) || stmt.targets.some(targetHasCall);
     const get = value.fn;
     if (targets.length === 1) {
       const target = targets[0];
-      if (!isAsync) {
-        const v = get as (fr: Frame) => Value;
-        if (target.index === null) {
-          const set = target.set;
+      if (target.index === null) {
+        const set = target.set;
+        if (!isAsync) {
+          const v = get as (fr: Frame) => Value;
           return {
             fn: (fr: Frame): Signal => {
               if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+              if (drop) dropTemps(fr);
               set(fr, v(fr));
               return NORMAL;
             },
             isAsync: false,
           };
         }
-        const k = target.index.fn as (fr: Frame) => Value;
-        const setIndexed = target.setIndexed!;
+        const setNormal = (fr: Frame, result: unknown): Signal => {
+          set(fr, result as Value);
+          return NORMAL;
+        };
+        return {
+          fn: (fr: Frame): MaybeSignal => {
+            if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+            if (drop) dropTemps(fr);
+            const result = get(fr);
+            return isPromise(result) ? result.then((r) => setNormal(fr, r)) : setNormal(fr, result);
+          },
+          isAsync: true,
+        };
+      }
+      const k = target.index.fn;
+      const setIndexed = target.setIndexed!;
+      if (!isAsync) {
+        const key = k as (fr: Frame) => Value;
+        const v = get as (fr: Frame) => Value;
         return {
           fn: (fr: Frame): Signal => {
             if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-            const key = k(fr);
-            setIndexed(fr, key, v(fr));
+            if (drop) dropTemps(fr);
+            const at = key(fr);
+            setIndexed(fr, at, v(fr));
             return NORMAL;
           },
           isAsync: false,
         };
       }
+      const storeAt = (fr: Frame, at: Value, result: unknown): Signal => {
+        setIndexed(fr, at, result as Value);
+        return NORMAL;
+      };
+      const withKey = (fr: Frame, at: Value): MaybeSignal => {
+        const result = get(fr);
+        return isPromise(result) ? result.then((r) => storeAt(fr, at, r)) : storeAt(fr, at, result);
+      };
+      return {
+        fn: (fr: Frame): MaybeSignal => {
+          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
+          if (drop) dropTemps(fr);
+          const at = k(fr);
+          return isPromise(at) ? at.then((a) => withKey(fr, a as Value)) : withKey(fr, at as Value);
+        },
+        isAsync: true,
+      };
     }
     const count = targets.length;
-    const assignAll = (fr: Frame, keys: Value[], result: unknown): void => {
-      let values: Value[];
-      if (count === 1) values = [singleValue(result as FuncResult)];
-      else {
-        if (!(result instanceof Results) || result.values.length !== count) {
-          const got = result instanceof Results ? result.values.length : 1;
-          throw panic(`assignment mismatch: ${count} variables but ${got} values`);
-        }
-        values = result.values;
+    const assignAll = (fr: Frame, keys: Value[], result: unknown): Signal => {
+      if (!(result instanceof Results) || result.values.length !== count) {
+        const got = result instanceof Results ? result.values.length : 1;
+        throw panic(`assignment mismatch: ${count} variables but ${got} values`);
       }
+      const values = result.values;
       for (let i = 0; i < count; i++) {
         const target = targets[i];
         if (target.setIndexed) target.setIndexed(fr, keys[i], values[i]);
         else target.set(fr, values[i]);
       }
+      return NORMAL;
     };
-    if (!isAsync) {
-      return {
-        fn: (fr: Frame): Signal => {
-          if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-          const keys = targets.map((t) => (t.index ? (t.index.fn(fr) as Value) : null));
-          assignAll(fr, keys, get(fr));
-          return NORMAL;
-        },
-        isAsync: false,
-      };
-    }
-    const valueAsync = value.isAsync;
+    const keys = this.listEvaluator(targets.map((t) => t.index ?? NO_INDEX));
+    const getKeys = keys.fn;
+    const withKeys = (fr: Frame, keyList: Value[]): MaybeSignal => {
+      const result = get(fr);
+      return isPromise(result)
+        ? result.then((r) => assignAll(fr, keyList, r))
+        : assignAll(fr, keyList, result);
+    };
     return {
-      fn: async (fr: Frame): Promise<Signal> => {
+      fn: (fr: Frame): MaybeSignal => {
         if ((fr.st.fuelLeft -= cost) < 0) fuelOverflow();
-        const keys: Value[] = [];
-        for (const t of targets)
-          keys.push(t.index ? ((t.index.isAsync ? await t.index.fn(fr) : t.index.fn(fr)) as Value) : null);
-        assignAll(fr, keys, valueAsync ? await get(fr) : get(fr));
-        return NORMAL;
+        if (drop) dropTemps(fr);
+        const keyList = getKeys(fr);
+        return isPromise(keyList)
+          ? keyList.then((list) => withKeys(fr, list as Value[]))
+          : withKeys(fr, keyList as Value[]);
       },
-      isAsync: true,
+      isAsync,
     };
   }
 
@@ -1108,14 +1202,15 @@ class FunctionCompiler {
         cost,
       };
     }
-    const flags = items.map((i) => i.isAsync);
+    const spreadAt = spreads ?? [];
     return {
-      fn: async (fr: Frame) => {
+      fn: (fr: Frame) => {
         const out: Value[] = [];
         for (let i = 0; i < count; i++) {
-          const value = (flags[i] ? await fns[i](fr) : fns[i](fr)) as Value;
-          if (spreads?.[i]) expandSpread(value, out);
-          else out.push(value);
+          const value = fns[i](fr);
+          if (isPromise(value)) return finishList(fns, spreadAt, i, fr, out, value);
+          if (spreadAt[i]) expandSpread(value as Value, out);
+          else out.push(value as Value);
         }
         return out;
       },
@@ -1141,14 +1236,7 @@ class FunctionCompiler {
       case 'index': {
         const key = this.compileExpr(expr.index);
         const container = this.compileExpr(expr.target);
-        const cost = 1 + key.cost + container.cost;
-        const c = container.fn as (fr: Frame) => Value;
-        if (!key.isAsync) {
-          const k = key.fn as (fr: Frame) => Value;
-          return { fn: (fr: Frame) => indexValue(c(fr), k(fr)), isAsync: false, cost };
-        }
-        const k = key.fn;
-        return { fn: async (fr: Frame) => indexValue(c(fr), (await k(fr)) as Value), isAsync: true, cost };
+        return this.combine2((c, k) => indexValue(c, k), container, key, 1);
       }
       case 'unary': {
         const operand = this.compileExpr(expr.operand);
@@ -1163,7 +1251,9 @@ class FunctionCompiler {
       case 'map': {
         const keys = expr.entries.map(([key]) => key);
         const values = this.listEvaluator(expr.entries.map(([, value]) => this.compileExpr(value)));
-        const build = (list: Value[]): Value => {
+        const bytes = mapCost(keys.length) + keys.reduce((sum, key) => sum + stringCost(key), 0);
+        const build = (st: ExecState, list: Value[]): Value => {
+          st.reserveMemory(bytes);
           const map = new Map<string, Value>();
           for (let i = 0; i < keys.length; i++) map.set(keys[i], list[i]);
           return map;
@@ -1172,7 +1262,11 @@ class FunctionCompiler {
       }
       case 'array': {
         const values = this.listEvaluator(expr.items.map((item) => this.compileExpr(item)));
-        return this.mapList(values, (list) => list);
+        const bytes = arrayCost(expr.items.length);
+        return this.mapList(values, (st, list) => {
+          st.reserveMemory(bytes);
+          return list;
+        });
       }
       case 'call':
       case 'extendCall':
@@ -1180,11 +1274,20 @@ class FunctionCompiler {
     }
   }
 
-  private mapList(list: CExpr, build: (values: Value[]) => Value): CExpr {
+  private mapList(list: CExpr, build: (st: ExecState, values: Value[]) => Value): CExpr {
     const cost = 1 + list.cost;
     const get = list.fn;
-    if (!list.isAsync) return { fn: (fr: Frame) => build(get(fr) as Value[]), isAsync: false, cost };
-    return { fn: async (fr: Frame) => build((await get(fr)) as Value[]), isAsync: true, cost };
+    if (!list.isAsync) return { fn: (fr: Frame) => build(fr.st, get(fr) as Value[]), isAsync: false, cost };
+    return {
+      fn: (fr: Frame) => {
+        const values = get(fr);
+        return isPromise(values)
+          ? values.then((v) => build(fr.st, v as Value[]))
+          : build(fr.st, values as Value[]);
+      },
+      isAsync: true,
+      cost,
+    };
   }
 
   private combine1(op: (a: Value) => Value, operand: CExpr): CExpr {
@@ -1194,34 +1297,62 @@ class FunctionCompiler {
       const a = get as (fr: Frame) => Value;
       return { fn: (fr: Frame) => op(a(fr)), isAsync: false, cost };
     }
-    return { fn: async (fr: Frame) => op((await get(fr)) as Value), isAsync: true, cost };
+    return {
+      fn: (fr: Frame) => {
+        const a = get(fr);
+        return isPromise(a) ? a.then((v) => op(v as Value)) : op(a as Value);
+      },
+      isAsync: true,
+      cost,
+    };
+  }
+
+  /** Two operands evaluated left to right, then `op`; only waits where an operand returned a promise. */
+  private combine2(
+    op: (a: Value, b: Value, fr: Frame) => Value,
+    left: CExpr,
+    right: CExpr,
+    ownCost: number,
+  ): CExpr {
+    const cost = ownCost + left.cost + right.cost;
+    const l = left.fn;
+    const r = right.fn;
+    if (!left.isAsync && !right.isAsync) {
+      const a = l as (fr: Frame) => Value;
+      const b = r as (fr: Frame) => Value;
+      return { fn: (fr: Frame) => op(a(fr), b(fr), fr), isAsync: false, cost };
+    }
+    const withLeft = (fr: Frame, a: Value): unknown => {
+      const b = r(fr);
+      return isPromise(b) ? b.then((v) => op(a, v as Value, fr)) : op(a, b as Value, fr);
+    };
+    return {
+      fn: (fr: Frame) => {
+        const a = l(fr);
+        return isPromise(a) ? a.then((v) => withLeft(fr, v as Value)) : withLeft(fr, a as Value);
+      },
+      isAsync: true,
+      cost,
+    };
   }
 
   private compileBinary(operator: string, left: CExpr, right: CExpr): CExpr {
-    const cost = 1 + left.cost + right.cost;
     if (left.isAsync || right.isAsync) {
       const op = BINARY_OPS[operator];
-      const l = left.fn;
-      const r = right.fn;
-      const la = left.isAsync;
-      const ra = right.isAsync;
-      return {
-        fn: async (fr: Frame) => {
-          const a = (la ? await l(fr) : l(fr)) as Value;
-          const b = (ra ? await r(fr) : r(fr)) as Value;
-          return op(a, b);
-        },
-        isAsync: true,
-        cost,
-      };
+      return this.combine2(op, left, right, 1);
     }
+    const cost = 1 + left.cost + right.cost;
     const l = left.fn as (fr: Frame) => Value;
     const r = right.fn as (fr: Frame) => Value;
     let fn: (fr: Frame) => Value;
     // One closure per operator so V8 can inline the operator function at each site.
     switch (operator) {
       case '+':
-        fn = (fr) => ops.add(l(fr), r(fr));
+        fn = (fr) => {
+          const a = l(fr);
+          const b = r(fr);
+          return typeof a === 'bigint' && typeof b === 'bigint' ? ops.add(a, b) : addValues(a, b, fr);
+        };
         break;
       case '-':
         fn = (fr) => ops.sub(l(fr), r(fr));
@@ -1298,23 +1429,7 @@ class FunctionCompiler {
   }
 
   private prepend(first: CExpr, rest: CExpr): CExpr {
-    const f = first.fn;
-    const r = rest.fn;
-    const cost = first.cost + rest.cost;
-    if (!first.isAsync && !rest.isAsync) {
-      return { fn: (fr: Frame) => [f(fr) as Value, ...(r(fr) as Value[])], isAsync: false, cost };
-    }
-    const fa = first.isAsync;
-    const ra = rest.isAsync;
-    return {
-      fn: async (fr: Frame) => {
-        const head = (fa ? await f(fr) : f(fr)) as Value;
-        const tail = (ra ? await r(fr) : r(fr)) as Value[];
-        return [head, ...tail];
-      },
-      isAsync: true,
-      cost,
-    };
+    return this.combine2((head, tail) => [head, ...(tail as Value[])], first, rest, 0);
   }
 
   private checkArity(expected: readonly [number, number] | null, name: string, step: ChainStep): void {
@@ -1324,7 +1439,7 @@ class FunctionCompiler {
     const count = main.length + (step.chained ? 1 : 0);
     if (count < expected[0] || count > expected[1]) {
       if (expected[0] === expected[1])
-        fail(`function ${name} must have ${expected[0]} parameters`, step.position);
+        failBare(`function ${name} must have ${expected[0]} parameters`, step.position);
       fail(`wrong count of parameters`, step.position);
     }
   }
@@ -1369,13 +1484,15 @@ class FunctionCompiler {
         const key = target.key;
         const args = groups[0];
         const get = args.fn;
-        const argsAsync = args.isAsync;
         const env = this.owner.compileEnv;
         const named = target.kind === 'contract';
         return {
           fn: async (fr: Frame) => {
-            const values = (argsAsync ? await get(fr) : get(fr)) as Value[];
-            return singleValue(await env.callByKey(fr.st, key, values, named));
+            let values = get(fr);
+            if (isPromise(values)) values = await values;
+            const value = singleValue(await env.callByKey(fr.st, key, values as Value[], named));
+            fr.st.keep(value);
+            return value;
           },
           isAsync: true,
           cost: 1 + args.cost,
@@ -1418,25 +1535,41 @@ class FunctionCompiler {
         cost,
       };
     }
-    const flags = groups.map((g) => g.isAsync);
+    const finish = (result: unknown): unknown =>
+      isPromise(result)
+        ? result.then((r) => singleValueOrResults(r as FuncResult))
+        : singleValueOrResults(result as FuncResult);
+    if (tailFns.length === 0) {
+      const call = (fr: Frame, args: Value[]): unknown => finish(resolve().call(fr.st, args, null));
+      return {
+        fn: (fr: Frame) => {
+          const args = argsFn(fr);
+          return isPromise(args) ? args.then((a) => call(fr, a as Value[])) : call(fr, args as Value[]);
+        },
+        isAsync: true,
+        cost,
+      };
+    }
+    const callWith = (fr: Frame, lists: Value[][]): unknown => {
+      const tailArgs: Array<Value[] | undefined> | null = tailFns.length > 0 ? [] : null;
+      for (let i = 0; i < tailFns.length; i++) tailArgs![tailIndexes[i]] = lists[i + 1];
+      return finish(resolve().call(fr.st, lists[0], tailArgs));
+    };
+    const allGroups = [argsFn, ...tailFns];
     return {
-      fn: async (fr: Frame) => {
-        const args = (flags[0] ? await argsFn(fr) : argsFn(fr)) as Value[];
-        let tailArgs: Array<Value[] | undefined> | null = null;
-        if (tailFns.length > 0) {
-          tailArgs = [];
-          for (let i = 0; i < tailFns.length; i++) {
-            tailArgs[tailIndexes[i]] = (flags[i + 1] ? await tailFns[i](fr) : tailFns[i](fr)) as Value[];
-          }
-        }
-        const result = resolve().call(fr.st, args, tailArgs);
-        return singleValueOrResults((isThenable(result) ? await result : result) as FuncResult);
+      fn: (fr: Frame) => {
+        const lists = evaluateGroups(allGroups, fr);
+        return isPromise(lists) ? lists.then((l) => callWith(fr, l)) : callWith(fr, lists);
       },
       isAsync: true,
       cost,
     };
   }
 
+  /**
+   * A built-in call. Its result stays visible to the memory count while the expression uses it; an async
+   * built-in may answer synchronously, and then nothing waits.
+   */
   private invokeBuiltin(builtin: Builtin, groups: CExpr[], valueContext: boolean): CExpr {
     const args = groups[0];
     const cost = 1 + args.cost;
@@ -1449,6 +1582,14 @@ class FunctionCompiler {
       const price = st.prices.get(priceKey);
       if ((st.fuelLeft -= price === undefined ? defaultPrice : price) < 0) fuelOverflow();
     };
+    const settles = !builtin.reserves;
+    const finish = (st: ExecState, result: BuiltinResult, args: Value[]): Value | Results => {
+      if (result === undefined) return null;
+      const value = valueContext && result instanceof Results ? singleValue(result) : result;
+      if (settles) settleBuiltin(st, args, result);
+      if (!(value instanceof Results)) st.keep(value);
+      return value;
+    };
     if (!builtin.async && !args.isAsync) {
       const getArgs = get as (fr: Frame) => Value[];
       return {
@@ -1459,27 +1600,170 @@ class FunctionCompiler {
           const result = fn(st, ...values);
           if (isThenable(result))
             throw panic(`built-in ${name} returned a promise but is registered as synchronous`);
-          if (result === undefined) return null;
-          return valueContext && result instanceof Results ? singleValue(result) : result;
+          return finish(st, result, values);
         },
         isAsync: false,
         cost,
       };
     }
-    const argsAsync = args.isAsync;
+    const callWith = (st: ExecState, values: Value[]): unknown => {
+      charge(st);
+      const result = fn(st, ...values);
+      if (!isThenable(result)) {
+        const value = finish(st, result, values);
+        // Work a call charged brings the clock nearer: after a long one, the execution may pause here.
+        if (st.countdown < 0) {
+          const pause = st.turn();
+          if (pause !== undefined) return pause.then(() => value);
+        }
+        return value;
+      }
+      if (!builtin.async) throw panic(`built-in ${name} returned a promise but is registered as synchronous`);
+      return Promise.resolve(result).then((r) => {
+        // It waited (for the database, say): the next loop turn or call looks at the clock.
+        st.countdown = 0;
+        return finish(st, r, values);
+      });
+    };
     return {
-      fn: async (fr: Frame) => {
-        const values = (argsAsync ? await get(fr) : get(fr)) as Value[];
-        const st = fr.st;
-        charge(st);
-        const result = await fn(st, ...values);
-        if (result === undefined) return null;
-        return valueContext && result instanceof Results ? singleValue(result) : result;
+      fn: (fr: Frame) => {
+        const values = get(fr);
+        return isPromise(values)
+          ? values.then((v) => callWith(fr.st, v as Value[]))
+          : callWith(fr.st, values as Value[]);
       },
       isAsync: true,
       cost,
     };
   }
+}
+
+type MaybeSignal = Signal | Promise<Signal>;
+
+const toNormal = (): Signal => NORMAL;
+
+const enum LoopStage {
+  /** Waiting for a pause: the turn's condition comes next. */
+  Turn,
+  /** Waiting for the condition's value. */
+  Condition,
+  /** Waiting for the body's signal. */
+  Body,
+}
+
+/** Only calls leave temporaries (`ExecState.temps`): statements without one need not clear them. */
+function hasCall(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'call':
+    case 'extendCall':
+      return true;
+    case 'index':
+      return hasCall(expr.index) || hasCall(expr.target);
+    case 'unary':
+      return hasCall(expr.operand);
+    case 'binary':
+      return hasCall(expr.left) || hasCall(expr.right);
+    case 'map':
+      return expr.entries.some(([, value]) => hasCall(value));
+    case 'array':
+      return expr.items.some(hasCall);
+    default:
+      return false;
+  }
+}
+
+function targetHasCall(target: AssignStmt['targets'][number]): boolean {
+  return target.kind === 'index' && hasCall(target.index);
+}
+
+/** The rest of a statement list once one statement returned a promise. */
+async function finishBlock(
+  steps: ReadonlyArray<(fr: Frame) => MaybeSignal>,
+  from: number,
+  fr: Frame,
+  pending: Promise<Signal>,
+): Promise<Signal> {
+  const first = await pending;
+  if (first !== NORMAL) return first;
+  for (let i = from; i < steps.length; i++) {
+    let signal = steps[i](fr);
+    if (isPromise(signal)) signal = await signal;
+    if (signal !== NORMAL) return signal;
+  }
+  return NORMAL;
+}
+
+/** The rest of a list once one item returned a promise. */
+async function finishList(
+  fns: readonly AnyFn[],
+  spreads: readonly boolean[],
+  at: number,
+  fr: Frame,
+  out: Value[],
+  pending: Promise<unknown>,
+): Promise<Value[]> {
+  let value = await pending;
+  for (let i = at; ;) {
+    if (spreads[i]) expandSpread(value as Value, out);
+    else out.push(value as Value);
+    if (++i >= fns.length) return out;
+    value = fns[i](fr);
+    if (isPromise(value)) value = await value;
+  }
+}
+
+/** A call's argument groups (main arguments, then each tail's), waiting only where one returns a promise. */
+function evaluateGroups(groups: readonly AnyFn[], fr: Frame): Value[][] | Promise<Value[][]> {
+  const lists: Value[][] = [];
+  for (let i = 0; i < groups.length; i++) {
+    const list = groups[i](fr);
+    if (isPromise(list)) {
+      return (async () => {
+        lists.push((await list) as Value[]);
+        for (let j = i + 1; j < groups.length; j++) {
+          let next = groups[j](fr);
+          if (isPromise(next)) next = await next;
+          lists.push(next as Value[]);
+        }
+        return lists;
+      })();
+    }
+    lists.push(list as Value[]);
+  }
+  return lists;
+}
+
+/** Work units of a value a built-in was given or gave back: its characters, bytes or elements. */
+function workOf(value: Value): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 0;
+  if (Array.isArray(value) || value instanceof Uint8Array) return value.length;
+  return value instanceof Map ? value.size : 0;
+}
+
+/**
+ * A built-in that does not size its own results (host built-ins, small pure ones) is charged for the text,
+ * bytes and elements it was given and gave back, and what it returned is reserved once it exists.
+ */
+function settleBuiltin(st: ExecState, args: Value[], result: Value | Results): void {
+  let units = 0;
+  for (const arg of args) units += workOf(arg);
+  for (const value of result instanceof Results ? result.values : [result]) {
+    units += workOf(value);
+    if (typeof value === 'string' ? value.length > 1 : typeof value === 'object' && value !== null) {
+      st.reserveMemory(valueCost(value));
+    }
+  }
+  st.chargeWork(units);
+}
+
+/** `a + b` for anything but two ints: joined strings reserve their memory first. */
+function addValues(a: Value, b: Value, fr: Frame): Value {
+  if (typeof a === 'string' && typeof b === 'string') {
+    fr.st.reserveMemory(newStringCost(a.length + b.length));
+    return a + b;
+  }
+  return ops.add(a, b);
 }
 
 /** A declared result type as Go names it in the reference's messages. */

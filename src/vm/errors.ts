@@ -54,14 +54,19 @@ export function toVmError(thrown: unknown): VmError {
   return panic(String(thrown));
 }
 
-/** A compile error. Its message ends with the position in the reference's style: `text [Ln:3 Col:14]`. */
+/**
+ * A compile error. Its message ends with the position in the reference's style: `text [Ln:3 Col:14]`,
+ * except for the errors the reference reports without one (`positioned` false: errors its expression
+ * compiler finds, such as "unknown identifier x"); `line` and `column` are kept for tools either way.
+ */
 export class CompileError extends Error {
   constructor(
     readonly reason: string,
     readonly line: number,
     readonly column: number,
+    positioned = true,
   ) {
-    super(`${reason} [Ln:${line} Col:${column}]`);
+    super(positioned ? `${reason} [Ln:${line} Col:${column}]` : reason);
     this.name = 'CompileError';
   }
 }

@@ -1,4 +1,7 @@
+import { MAX_ARRAY_LENGTH, MAX_MAP_SIZE, MEMORY_LIMIT_EXCEEDED } from './context';
 import { panic } from './errors';
+import { goJsonSyntaxError } from './json-syntax';
+import { MAX_STRING_LENGTH, type SizeMeasure } from './memory';
 import { isMoney, moneyToString, type Value } from './values';
 
 /** Go's strconv 'g'/'e' style from the shortest round-trip digits of a float64. */
@@ -176,21 +179,25 @@ const JSON_ESCAPES: Record<number, string> = {
   0x2029: '\\u2029',
 };
 
+/** Characters JSON.stringify writes otherwise than Go: \b and \f, what Go escapes for HTML, surrogates. */
+// eslint-disable-next-line no-control-regex
+const NOT_LIKE_STRINGIFY = /[\u0008\u000c<>&\u2028\u2029\ud800-\udfff]/;
+
 /** A JSON string as Go's encoding/json writes it (HTML-safe escaping). */
 export function goJsonString(text: string): string {
+  // The engine's own encoder where it writes what Go writes: most texts, at the engine's speed.
+  if (!NOT_LIKE_STRINGIFY.test(text)) return JSON.stringify(text);
   let out = '"';
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
+  JSON_SPECIAL.lastIndex = 0;
+  for (let match = JSON_SPECIAL.exec(text); match !== null; match = JSON_SPECIAL.exec(text)) {
+    const i = match.index;
     const code = text.charCodeAt(i);
-    const escape = JSON_ESCAPES[code];
-    if (escape === undefined && code >= 0x20 && (code < 0xd800 || code > 0xdfff)) continue;
-    if (escape === undefined && code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
+    if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
+      JSON_SPECIAL.lastIndex = i + 2;
+      continue;
     }
+    const escape = JSON_ESCAPES[code];
     out += text.slice(start, i);
     if (escape !== undefined) out += escape;
     else if (code < 0x20) out += '\\u00' + code.toString(16).padStart(2, '0');
@@ -227,24 +234,120 @@ export function goJsonEncode(value: Value): string {
 
 /**
  * Like the reference's JSONDecode (Go json.Unmarshal into interface{} then conversion to ordered maps):
- * numbers become float64, objects become maps with keys in sorted order.
+ * numbers become float64, objects become maps with keys in sorted order; a text that is not one JSON value
+ * fails in Go's words ("unexpected end of JSON input", "invalid character 'x' looking for beginning of value").
  */
 export function goJsonDecode(text: string): Value {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw panic(`unmarshalling json: ${(error as Error).message}`);
-  }
+  const syntaxError = goJsonSyntaxError(text);
+  if (syntaxError !== undefined) throw panic(syntaxError);
+  const parsed: unknown = JSON.parse(text);
   const convert = (item: unknown): Value => {
     if (item === null) return null;
     if (typeof item === 'number') return item;
     if (typeof item === 'string' || typeof item === 'boolean') return item;
-    if (Array.isArray(item)) return item.map(convert);
+    // Arrays and maps no larger than assignments can make them.
+    if (Array.isArray(item)) {
+      if (item.length > MAX_ARRAY_LENGTH) throw panic(MEMORY_LIMIT_EXCEEDED);
+      return item.map(convert);
+    }
     const map = new Map<string, Value>();
-    const entries = Object.keys(item as object).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys = Object.keys(item as object);
+    if (keys.length > MAX_MAP_SIZE) throw panic(MEMORY_LIMIT_EXCEEDED);
+    const entries = keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const key of entries) map.set(key, convert((item as Record<string, unknown>)[key]));
     return map;
   };
   return convert(parsed);
 }
+
+/** Characters `goJsonString` writes otherwise than as themselves (surrogates only when alone). */
+// eslint-disable-next-line no-control-regex
+const JSON_SPECIAL = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/g;
+
+/** How many characters `goJsonString` adds for each UTF-16 unit (surrogates are looked at in pairs). */
+const JSON_EXTRA = (() => {
+  const extra = new Uint8Array(0x10000);
+  for (let code = 0; code < 0x20; code++) extra[code] = 5;
+  for (const [code, escape] of Object.entries(JSON_ESCAPES)) extra[Number(code)] = escape.length - 1;
+  return extra;
+})();
+
+/**
+ * The length of a JSON string as `goJsonString` writes it, without writing it; past `limit` it stops and
+ * answers more than the limit. A plain loop over the units: texts of JSON in JSON are mostly escapes.
+ */
+export function jsonStringLength(text: string, limit = Infinity): number {
+  let length = text.length + 2;
+  if (length > limit) return length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) {
+      if (code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) i++;
+      else length += 5;
+    } else {
+      length += JSON_EXTRA[code];
+    }
+  }
+  return length;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function decimalDigits(byte: number): number {
+  return byte < 10 ? 1 : byte < 100 ? 2 : 3;
+}
+
+/** The length of `goString(value)` (Go `%v`), measured over a value's parts without building the text. */
+export const TEXT_LENGTH: SizeMeasure = {
+  leaf(value) {
+    switch (typeof value) {
+      case 'string':
+        return value.length;
+      case 'bigint':
+        return value.toString().length;
+      case 'number':
+        return goFloatString(value).length;
+      case 'boolean':
+        return value ? 4 : 5;
+      default:
+        if (value === null) return 5;
+        if (isMoney(value)) return moneyToString(value).length;
+        if (value instanceof Uint8Array) {
+          let length = 2 + Math.max(value.length - 1, 0);
+          for (const byte of value) length += decimalDigits(byte);
+          return length;
+        }
+        return String(value).length;
+    }
+  },
+  array: (length) => 2 + Math.max(length - 1, 0),
+  // `map[` … `]`, a colon and a space per entry (the last spaces are trimmed: this is an upper bound).
+  map: (size) => 5 + 2 * size,
+  key: (key) => key.length,
+};
+
+/** The length of `goJsonEncode(value)`, measured over a value's parts without building the text. */
+export const JSON_LENGTH: SizeMeasure = {
+  leaf(value) {
+    switch (typeof value) {
+      case 'string':
+        return jsonStringLength(value, MAX_STRING_LENGTH);
+      case 'bigint':
+        return value.toString().length;
+      case 'number':
+        return goJsonFloat(value).length;
+      case 'boolean':
+        return value ? 4 : 5;
+      default:
+        if (value === null) return 4;
+        if (isMoney(value)) return moneyToString(value).length + 2;
+        if (value instanceof Uint8Array) return 4 * Math.ceil(value.length / 3) + 2;
+        return 4;
+    }
+  },
+  array: (length) => 2 + Math.max(length - 1, 0),
+  map: (size) => 2 + Math.max(size - 1, 0) + size,
+  key: (key) => jsonStringLength(key, MAX_STRING_LENGTH),
+};

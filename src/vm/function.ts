@@ -2,7 +2,7 @@ import { MAX_CALL_DEPTH, type ExecState } from './context';
 import { panic } from './errors';
 import type { CompiledFunc, FuncResult, ParamInfo, SourceOrigin, TailInfo } from './objects';
 import { checkInt64 } from './operators';
-import { Frame, fuelOverflow, NORMAL, type Signal } from './runtime';
+import { dropTemps, Frame, fuelOverflow, isPromise, NORMAL } from './runtime';
 import { Results, zeroValue, type TypeName, type Value } from './values';
 
 export const FUNC_CALL_PRICE = 50;
@@ -36,7 +36,23 @@ export class UserFunc implements CompiledFunc {
     this.tailSlots = [];
   }
 
+  /**
+   * Runs the function. One that may suspend checks the clock first (a call is, with a loop turn, where a
+   * long execution pauses or meets its deadline); its body answers directly unless it had to wait.
+   */
   call(
+    st: ExecState,
+    args: Value[],
+    tailArgs: ReadonlyArray<Value[] | undefined> | null,
+  ): FuncResult | Promise<FuncResult> {
+    if (this.isAsync && --st.countdown < 0) {
+      const pause = st.turn();
+      if (pause !== undefined) return pause.then(() => this.enter(st, args, tailArgs));
+    }
+    return this.enter(st, args, tailArgs);
+  }
+
+  private enter(
     st: ExecState,
     args: Value[],
     tailArgs: ReadonlyArray<Value[] | undefined> | null,
@@ -45,37 +61,38 @@ export class UserFunc implements CompiledFunc {
       st.depth--;
       throw panic('max call depth');
     }
-    let sync = true;
-    let frame: Frame | null = null;
+    let frame: Frame;
     try {
       if ((st.fuelLeft -= (this.chargeCall ? FUNC_CALL_PRICE : 0) + this.params.length) < 0) fuelOverflow();
-      if ((++st.ticks & 1023) === 0) st.checkDeadline();
       frame = this.makeFrame(st, args, tailArgs);
-      st.frames.push(frame);
-      if (!this.isAsync) {
-        this.body(frame);
-        return this.resultOf(frame);
-      }
-      sync = false;
-      const running = frame;
-      return (this.body(running) as Promise<Signal>).then(
-        () => {
-          st.depth--;
-          st.frames.pop();
-          return this.resultOf(running);
-        },
-        (error: unknown) => {
-          st.depth--;
-          st.frames.pop();
-          throw error;
-        },
-      );
-    } finally {
-      if (sync) {
-        st.depth--;
-        if (frame) st.frames.pop();
-      }
+    } catch (error) {
+      st.depth--;
+      throw error;
     }
+    st.frames.push(frame);
+    let signal: unknown;
+    try {
+      signal = this.body(frame);
+    } catch (error) {
+      leave(st, frame);
+      throw error;
+    }
+    if (!isPromise(signal)) return this.finish(st, frame);
+    return signal.then(
+      () => this.finish(st, frame),
+      (error: unknown) => {
+        leave(st, frame);
+        throw error;
+      },
+    );
+  }
+
+  /** The call is over: its temporaries go, and its result becomes one of the caller's. */
+  private finish(st: ExecState, frame: Frame): FuncResult {
+    leave(st, frame);
+    const result = this.resultOf(frame);
+    if (!(result instanceof Results)) st.keep(result);
+    return result;
   }
 
   private makeFrame(
@@ -146,4 +163,10 @@ export function paramChecker(type: TypeName | null): ((value: Value, index: numb
     };
   }
   return null;
+}
+
+function leave(st: ExecState, frame: Frame): void {
+  st.depth--;
+  st.frames.pop();
+  dropTemps(frame);
 }

@@ -1,5 +1,6 @@
 import { registerPureBuiltins } from './builtins';
 import { BuiltinRegistry } from './builtins/registry';
+import { clockStart, clockStop } from './clock';
 import {
   compileSource,
   CONTRACT_CALL_PRICE,
@@ -28,9 +29,13 @@ export * from './values';
 export * from './errors';
 export * from './context';
 export * from './objects';
+export * from './memory';
 export { BuiltinRegistry, snakeCase, type BuiltinDef, type Builtin } from './builtins/registry';
+export { sizeJson } from './builtins/budget';
+export { boundedMoney, isDecimalText } from './operators';
 export { ObjectRegistry } from './registry';
 export { goString, goJsonEncode, goJsonDecode, goFloatString } from './format';
+export { goJsonSyntaxError } from './json-syntax';
 export { goSprintf } from './sprintf';
 export { formatMoney } from './builtins/convert';
 export { resolveContractKey, objectKey, type CompileOptions, type CompiledSource } from './compiler';
@@ -99,9 +104,10 @@ export interface ContractInfo {
   meta: ContractMeta;
 }
 
-/** A thrown VmError also tells how much fuel was used before the failure. */
+/** A thrown VmError also tells how much fuel was used, and how much memory reserved, before the failure. */
 export interface VmFailure extends VmError {
   fuelUsed?: number;
+  memoryReserved?: number;
 }
 
 /** The contract-language engine: compiled objects of all ecosystems, built-ins, and execution entry points. */
@@ -116,6 +122,11 @@ export class Vm {
   private readonly env: CompileEnv;
   /** Where `Println` writes; unset = discarded. */
   log: ((line: string) => void) | undefined = undefined;
+  /**
+   * Called each time an execution has made another RELEASE_STEP bytes, most of them garbage by then: the
+   * host may ask the engine to collect it (V8 otherwise lets it pile up to hundreds of megabytes).
+   */
+  releaseMemory: (() => void) | undefined = undefined;
 
   constructor(options: VmOptions = {}) {
     this.options = {
@@ -281,6 +292,7 @@ export class Vm {
       options.prices,
       contract.ecosystem,
     );
+    clockStart();
     try {
       state.charge(contract.startCost);
       if (!state.system.has('original_contract')) state.system.set('original_contract', contract.key);
@@ -289,7 +301,10 @@ export class Vm {
     } catch (thrown) {
       const error = toVmError(thrown) as VmFailure;
       error.fuelUsed = Math.min(state.used, state.limit);
+      error.memoryReserved = state.reservedTotal;
       throw error;
+    } finally {
+      clockStop();
     }
   }
 
@@ -311,12 +326,15 @@ export class Vm {
       options.prices,
       ecosystem,
     );
+    clockStart();
     try {
       const result = func.call(state, [], null);
       const value = isThenable(result) ? await result : result;
       return isTruthy(value as Value);
     } catch (thrown) {
       throw toVmError(thrown);
+    } finally {
+      clockStop();
     }
   }
 
@@ -365,11 +383,14 @@ export class Vm {
       contract.ecosystem,
     );
     state.contracts.push(contract);
+    clockStart();
     try {
       const result = contract.conditions.call(state, [], null);
       if (isThenable(result)) await result;
     } catch (thrown) {
       throw toVmError(thrown);
+    } finally {
+      clockStop();
     }
   }
 
@@ -389,7 +410,7 @@ export class Vm {
       const result = object.call(state, args, null);
       return isThenable(result) ? await result : result;
     }
-    if (object.kind === 'func') throw panic(`${key} is not a contract`);
+    if (object.kind === 'func') throw panic(`unknown contract ${key}`);
     const params = new Map<string, Value>();
     if (args.length > 0) {
       const names = args[0];

@@ -94,7 +94,9 @@ describe('lexer', () => {
   });
 
   it('rejects int64 overflow and bad characters with positions', () => {
-    expect(() => tokenize('x = 9223372036854775808')).toThrow(/overflows int64 \[Ln:1 Col:5\]/);
+    expect(() => tokenize('x = 9223372036854775808')).toThrow(
+      'strconv.ParseInt: parsing "9223372036854775808": value out of range 9223372036854775808 [Ln:1 Col:5]',
+    );
     expect(() => tokenize('x = 9223372036854775807')).not.toThrow();
     expect(() => tokenize('\n  ?')).toThrow(CompileError);
     try {
@@ -189,7 +191,9 @@ describe('parser', () => {
   });
 
   it('rejects multi-index, indexing a call, and expressions in literals', () => {
-    expect(() => parseExpression('a[1][2]')).toThrow('multi-index is not supported [Ln:1 Col:5]');
+    // As the reference reports it: without the position (kept on the error for tools).
+    expect(() => parseExpression('a[1][2]')).toThrow(/^multi-index is not supported$/);
+    expect(() => parseExpression('a[1][2]')).toThrow(expect.objectContaining({ line: 1, column: 5 }));
     expect(() => parseExpression('f()[1]')).toThrow(CompileError);
     expect(() => parseExpression('[a + 1]')).toThrow('expecting string, int value or variable');
     expect(() => parseExpression('{k: f(1)}')).toThrow('expecting string, int value or variable');

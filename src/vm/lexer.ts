@@ -146,7 +146,9 @@ export function tokenize(source: string): Token[] {
         tokens.push({ kind: 'float', text, floatValue: Number(text), line, column });
       } else {
         const intValue = BigInt(text);
-        if (intValue > INT64_MAX) fail(`integer ${text} overflows int64`, line, column);
+        // Go's strconv words, as the reference's lexer reports them (its column is after the number).
+        if (intValue > INT64_MAX)
+          fail(`strconv.ParseInt: parsing "${text}": value out of range ${text}`, line, column);
         tokens.push({ kind: 'int', text, intValue, line, column });
       }
       pos = end;
@@ -236,7 +238,8 @@ export function tokenize(source: string): Token[] {
       pos++;
       continue;
     }
-    fail(`unknown character '${one}'`, line, column);
+    // `#` is a lexeme of the reference that no construct uses (src/vm/README.md, "Strict on purpose").
+    fail(one === '#' ? `unknown character '#'` : `unknown lexeme '${one}'`, line, column);
   }
   pushStatementEnd(line, pos - lineStart + 1, false);
   tokens.push({ kind: 'eof', text: '', line, column: pos - lineStart + 1 });

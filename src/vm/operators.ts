@@ -6,6 +6,8 @@ import {
   isMoney,
   isTruthy,
   kindOf,
+  MONEY_DIGITS,
+  MONEY_OVERFLOW,
   MoneyDecimal,
   utf8Bytes,
   type Value,
@@ -37,6 +39,28 @@ export function parseGoInt(text: string): bigint {
   return value;
 }
 
+/**
+ * A string operand beside an int, as the reference converts it (its ValueToInt): "" is 0, anything else
+ * must be a whole int64, else "<text> is not a valid integer : invalid syntax" (or ": value out of range").
+ */
+export function stringToInt(text: string): bigint {
+  if (text === '') return 0n;
+  if (!INT_PATTERN.test(text)) throw panic(`${text} is not a valid integer : invalid syntax`);
+  const value = BigInt(text);
+  if (value > INT64_MAX || value < INT64_MIN)
+    throw panic(`${text} is not a valid integer : value out of range`);
+  return value;
+}
+
+/** A string operand beside a float, as the reference converts it (its ValueToFloat): what does not parse is 0. */
+function stringToFloat(text: string): number {
+  try {
+    return parseGoFloat(text);
+  } catch {
+    return 0;
+  }
+}
+
 /** Go strconv.ParseFloat(s, 64) for the decimal forms contracts use (plus inf/nan). */
 export function parseGoFloat(text: string): number {
   if (FLOAT_PATTERN.test(text)) return Number(text);
@@ -47,11 +71,25 @@ export function parseGoFloat(text: string): number {
   throw panic(`strconv.ParseFloat: parsing ${JSON.stringify(text)}: invalid syntax`);
 }
 
-/** A decimal from text, as shopspring's decimal.NewFromString accepts it. */
+/** The value itself, or MONEY_OVERFLOW when it has more than MONEY_DIGITS digits. */
+export function boundedMoney(value: Decimal): Decimal {
+  if (value.isZero() || !value.isFinite()) return value;
+  const integerDigits = Math.max(value.e + 1, 0);
+  if (integerDigits > MONEY_DIGITS || integerDigits + value.decimalPlaces() > MONEY_DIGITS) {
+    throw panic(MONEY_OVERFLOW);
+  }
+  return value;
+}
+
+/** Whether a text is a decimal as shopspring's decimal.NewFromString reads it. */
+export function isDecimalText(text: string): boolean {
+  return DECIMAL_PATTERN.test(text);
+}
+
+/** A decimal from text, as shopspring's decimal.NewFromString accepts it, within the money bound. */
 export function parseDecimal(text: string): Decimal {
-  const trimmed = text;
-  if (!DECIMAL_PATTERN.test(trimmed)) throw panic(`can't convert ${trimmed} to decimal`);
-  return new MoneyDecimal(trimmed);
+  if (!DECIMAL_PATTERN.test(text)) throw panic(`can't convert ${text} to decimal`);
+  return boundedMoney(new MoneyDecimal(text));
 }
 
 /** A decimal for comparison with money: strings and floats are floored. */
@@ -63,7 +101,7 @@ function toComparableDecimal(value: Value): Decimal {
       return new MoneyDecimal((value as bigint).toString());
     case 'float':
       if (!Number.isFinite(value as number)) unsupported();
-      return new MoneyDecimal(value as number).floor();
+      return boundedMoney(new MoneyDecimal(value as number).floor());
     case 'string':
       return parseDecimal(value as string).floor();
     default:
@@ -78,7 +116,7 @@ function toFloat(value: Value): number {
     case 'bigint':
       return Number(value);
     case 'string':
-      return parseGoFloat(value);
+      return stringToFloat(value);
     default:
       return unsupported();
   }
@@ -124,14 +162,14 @@ function floatArith(op: Arith, a: number, b: number): number {
 function moneyArith(op: Arith, a: Decimal, b: Decimal): Decimal {
   switch (op) {
     case '+':
-      return a.plus(b);
+      return boundedMoney(a.plus(b));
     case '-':
-      return a.minus(b);
+      return boundedMoney(a.minus(b));
     case '*':
-      return a.times(b);
+      return boundedMoney(a.times(b));
     case '/':
       if (b.isZero()) throw panic('divided by zero');
-      return a.div(b).floor();
+      return boundedMoney(a.div(b).floor());
   }
 }
 
@@ -141,7 +179,7 @@ export function arith(op: Arith, a: Value, b: Value): Value {
   const tb = typeof b;
   if (ta === 'bigint') {
     if (tb === 'bigint') return intArith(op, a as bigint, b as bigint);
-    if (tb === 'string') return intArith(op, a as bigint, parseGoInt(b as string));
+    if (tb === 'string') return intArith(op, a as bigint, stringToInt(b as string));
     if (tb === 'number') return floatArith(op, Number(a), b as number);
     return unsupported();
   }
@@ -154,8 +192,8 @@ export function arith(op: Arith, a: Value, b: Value): Value {
       if (op === '+') return (a as string) + (b as string);
       return unsupported();
     }
-    if (tb === 'bigint') return intArith(op, parseGoInt(a as string), b as bigint);
-    if (tb === 'number') return floatArith(op, parseGoFloat(a as string), b as number);
+    if (tb === 'bigint') return intArith(op, stringToInt(a as string), b as bigint);
+    if (tb === 'number') return floatArith(op, stringToFloat(a as string), b as number);
     return unsupported();
   }
   if (isMoney(a) && isMoney(b)) return moneyArith(op, a, b);
@@ -212,7 +250,7 @@ export function compare(a: Value, b: Value): number {
   const tb = typeof b;
   if (ta === 'bigint') {
     if (tb === 'bigint') return compareBig(a as bigint, b as bigint);
-    if (tb === 'string') return compareBig(a as bigint, parseGoInt(b as string));
+    if (tb === 'string') return compareBig(a as bigint, stringToInt(b as string));
     if (tb === 'number') return compareFloat(Number(a), b as number);
     return unsupported();
   }
@@ -222,8 +260,8 @@ export function compare(a: Value, b: Value): number {
   }
   if (ta === 'string') {
     if (tb === 'string') return compareText(a as string, b as string);
-    if (tb === 'bigint') return compareBig(parseGoInt(a as string), b as bigint);
-    if (tb === 'number') return compareFloat(parseGoFloat(a as string), b as number);
+    if (tb === 'bigint') return compareBig(stringToInt(a as string), b as bigint);
+    if (tb === 'number') return compareFloat(stringToFloat(a as string), b as number);
     if (isMoney(b)) return toComparableDecimal(a).comparedTo(b);
     return unsupported();
   }

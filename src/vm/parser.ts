@@ -37,13 +37,31 @@ const BINARY_PRECEDENCE: Record<string, number> = {
   '||': 10,
 };
 
+/**
+ * The longest source the parser takes. Parsing and compiling run in one piece (about a megabyte and a half
+ * a second here), so this bounds how long a `NewContract`, `EditContract` or `Eval` can keep the node from
+ * answering others; the largest genesis contract is under 4 KB.
+ */
+export const MAX_SOURCE_LENGTH = 128 * 1024;
+
+function tokensOf(source: string): Token[] {
+  if (source.length > MAX_SOURCE_LENGTH) {
+    throw new CompileError(
+      `the source is too long (${source.length} characters, at most ${MAX_SOURCE_LENGTH})`,
+      1,
+      1,
+    );
+  }
+  return tokenize(source);
+}
+
 export function parseSource(source: string): SourceAst {
-  return new Parser(tokenize(source)).parseSource();
+  return new Parser(tokensOf(source)).parseSource();
 }
 
 /** Parses a single expression (used by the condition evaluator). */
 export function parseExpression(source: string): Expr {
-  const parser = new Parser(tokenize(source));
+  const parser = new Parser(tokensOf(source));
   return parser.parseStandaloneExpression();
 }
 
@@ -85,6 +103,11 @@ class Parser {
 
   private fail(reason: string, at: Token = this.token): never {
     throw new CompileError(reason, at.line, at.column);
+  }
+
+  /** An error the reference's expression compiler reports, as it does: without the position. */
+  private failBare(reason: string, at: Token = this.token): never {
+    throw new CompileError(reason, at.line, at.column, false);
   }
 
   private unexpected(at: Token = this.token): never {
@@ -523,7 +546,7 @@ class Parser {
     const open = this.next();
     const index = this.parseExpression();
     this.expectPunct(']');
-    if (this.isPunct('[')) this.fail('multi-index is not supported');
+    if (this.isPunct('[')) this.failBare('multi-index is not supported');
     return { kind: 'index', target: base, index, line: open.line, column: open.column };
   }
 
@@ -537,6 +560,8 @@ class Parser {
     }
     if (!this.is('op', '=')) this.unexpected();
     this.next();
+    // Nothing after `=` but the end of the block: the reference's words.
+    if (this.isPunct('}') || this.token.kind === 'eof') this.failBare('there is not eval expression');
     const values: Expr[] = [this.parseExpression()];
     while (this.isPunct(',')) {
       this.next();
@@ -638,8 +663,9 @@ class Parser {
         this.fail(`unexpected ${describe(token)}; expecting operand`);
       // eslint-disable-next-line no-fallthrough
       default:
-        if (token.kind === 'op') this.fail('unexpected operator; expecting operand');
-        if (token.kind === 'newline' || token.kind === 'eof') this.fail('unexpected end of the expression');
+        if (token.kind === 'op') this.failBare('unexpected operator; expecting operand');
+        if (token.kind === 'newline' || token.kind === 'eof')
+          this.failBare('unexpected end of the expression');
         this.unexpected();
     }
   }
@@ -654,7 +680,7 @@ class Parser {
     const open = this.next();
     const index = this.parseExpression();
     this.expectPunct(']');
-    if (this.isPunct('[')) this.fail('multi-index is not supported');
+    if (this.isPunct('[')) this.failBare('multi-index is not supported');
     return { kind: 'index', target, index, line: open.line, column: open.column };
   }
 
@@ -745,12 +771,12 @@ class Parser {
       default:
         break;
     }
-    this.fail('unexpected lexeme; expecting string, int value or variable');
+    this.failBare('unexpected lexeme; expecting string, int value or variable');
   }
 
   /** Literal elements cannot be expressions: an operator after one is reported as such. */
   private rejectExpressionInLiteral(): void {
-    if (this.token.kind === 'op') this.fail('unexpected lexeme; expecting string, int value or variable');
+    if (this.token.kind === 'op') this.failBare('unexpected lexeme; expecting string, int value or variable');
   }
 
   private parseMapKey(): string {
@@ -763,16 +789,16 @@ class Parser {
       this.next();
       return '$' + token.text;
     }
-    this.fail('unexpected lexeme; expecting string key');
+    this.failBare('unexpected lexeme; expecting string key');
   }
 
   private parseMapEntries(open: Token): Array<[string, Expr]> {
     const entries: Array<[string, Expr]> = [];
     this.skipNewlines();
     while (!this.isPunct('}')) {
-      if (this.token.kind === 'eof') this.fail('unclosed map initialization', open);
+      if (this.token.kind === 'eof') this.failBare('unclosed map initialization', open);
       const key = this.parseMapKey();
-      if (!this.isPunct(':')) this.fail('unexpected lexeme; expecting colon');
+      if (!this.isPunct(':')) this.failBare('unexpected lexeme; expecting colon');
       this.next();
       this.skipNewlines();
       entries.push([key, this.parseLiteralElement()]);
@@ -781,7 +807,7 @@ class Parser {
       if (this.isPunct(',')) {
         this.next();
         this.skipNewlines();
-      } else if (!this.isPunct('}')) this.fail('unexpected lexeme; expecting comma');
+      } else if (!this.isPunct('}')) this.failBare('unexpected lexeme; expecting comma');
     }
     this.next();
     return entries;
@@ -797,7 +823,7 @@ class Parser {
     const items: Expr[] = [];
     this.skipNewlines();
     while (!this.isPunct(']')) {
-      if (this.token.kind === 'eof') this.fail('unclosed array initialization', open);
+      if (this.token.kind === 'eof') this.failBare('unclosed array initialization', open);
       const keyToken = this.token;
       const isKeyed =
         (keyToken.kind === 'ident' ||
@@ -821,7 +847,7 @@ class Parser {
       if (this.isPunct(',')) {
         this.next();
         this.skipNewlines();
-      } else if (!this.isPunct(']')) this.fail('unexpected lexeme; expecting comma');
+      } else if (!this.isPunct(']')) this.failBare('unexpected lexeme; expecting comma');
     }
     this.next();
     return { kind: 'array', items, line: open.line, column: open.column };

@@ -1,9 +1,9 @@
 import { FUEL_OVERFLOW, MAX_ARRAY_INDEX, MAX_MAP_SIZE, type ExecState } from './context';
 import { panic, VmError } from './errors';
 import type { FuncResult } from './objects';
-import { parseDecimal } from './operators';
+import { boundedMoney, parseDecimal } from './operators';
+import { arrayCost, containsValue, scalarCost, stringCost, VALUE_COSTS } from './memory';
 import {
-  containsValue,
   goTypeName,
   isMoney,
   kindOf,
@@ -27,13 +27,27 @@ export type Signal = 0 | 1 | 2 | 3;
 export class Frame {
   readonly s: Value[];
   ret: FuncResult | undefined = undefined;
+  /** The execution's temporaries below this index belong to the callers' expressions. */
+  readonly tempBase: number;
 
   constructor(
     readonly st: ExecState,
     size: number,
   ) {
     this.s = new Array<Value>(size).fill(null);
+    this.tempBase = st.temps.length;
   }
+}
+
+/** The frame's expressions so far are done (a statement or a loop turn starts, or the call ends). */
+export function dropTemps(fr: Frame): void {
+  const temps = fr.st.temps;
+  if (temps.length > fr.tempBase) temps.length = fr.tempBase;
+}
+
+/** Compiled code returns a promise only where it had to wait: everything else answers directly. */
+export function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof value === 'object' && value instanceof Promise;
 }
 
 export function fuelOverflow(): never {
@@ -45,20 +59,8 @@ export function readExtend(st: ExecState, name: string): Value {
   if (value !== undefined) return value;
   const system = st.system.get(name);
   if (system !== undefined) return system;
-  throw panic(`unknown extend identifier $${name}`);
-}
-
-/**
- * Counts a value stored into a variable or a container towards the memory limit. Only the value's own size is
- * added here (what it holds was counted when it was stored); the full measure runs once enough has piled up.
- */
-export function noteStored(st: ExecState, value: Value, extra = 0): void {
-  let size = extra;
-  if (typeof value === 'string') size += value.length;
-  else if (Array.isArray(value)) size += 12 + 8 * value.length;
-  else if (value instanceof Map) size += 4 + 16 * value.size;
-  else if (value instanceof Uint8Array) size += 12 + value.length;
-  if (size > 0 && (st.storedSinceCheck += size) > st.nextMemoryCheck) st.measureMemory();
+  // The reference names the variable without its `$`.
+  throw panic(`unknown extend identifier ${name}`);
 }
 
 export function writeExtend(st: ExecState, name: string, value: Value): void {
@@ -68,7 +70,6 @@ export function writeExtend(st: ExecState, name: string, value: Value): void {
     throw panic(`$${name} (type ${goTypeName(value)}) cannot be represented by the type ${goTypeName(old)}`);
   }
   st.extend.set(name, value);
-  noteStored(st, value);
 }
 
 export function toMoney(value: Value): Money {
@@ -79,7 +80,7 @@ export function toMoney(value: Value): Money {
       return new MoneyDecimal((value as bigint).toString());
     case 'float':
       if (!Number.isFinite(value as number)) throw panic(`can't convert ${String(value)} to money`);
-      return new MoneyDecimal(value as number);
+      return boundedMoney(new MoneyDecimal(value as number));
     case 'string':
       return parseDecimal(value as string);
     default:
@@ -140,19 +141,42 @@ export function indexValue(container: Value, key: Value): Value {
     const value = container.get(key);
     return value === undefined ? null : value;
   }
-  throw panic(`type ${goTypeName(container)} doesn't support indexing`);
+  // Reading says "Type", writing (setIndex) "type", as in the reference.
+  throw panic(`Type ${goTypeName(container)} doesn't support indexing`);
+}
+
+/**
+ * What storing a value into an array or a map adds beyond the value itself: a container's memory was
+ * reserved when it was made (and a shared one costs nothing more to refer to), but ints, floats and money
+ * are made by operators that reserve nothing, and a string may be stored many times over.
+ */
+function storedCost(value: Value): number {
+  return typeof value === 'object' && value !== null && !isMoney(value) && !(value instanceof Uint8Array)
+    ? 0
+    : scalarCost(value);
 }
 
 export function setIndex(st: ExecState, container: Value, key: Value, value: Value): void {
   // Putting a container into itself, even deep down, would make it endless (the reference refuses it too).
-  if (typeof value === 'object' && value !== null && container !== null && containsValue(value, container)) {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    container !== null &&
+    containsValue(value, container, (units) => st.chargeWork(units))
+  ) {
     throw panic('self assignment');
   }
   if (container instanceof Map) {
     if (typeof key !== 'string') throw panic(`index of map cannot be type ${goTypeName(key)}`);
-    if (container.size >= MAX_MAP_SIZE && !container.has(key)) throw panic('the maxumim length of map');
+    // The key is hashed (and first flattened, when it was joined): as long as it is.
+    st.chargeWork(key.length);
+    if (container.has(key)) {
+      st.reserveMemory(storedCost(value));
+    } else {
+      if (container.size >= MAX_MAP_SIZE) throw panic('the maxumim length of map');
+      st.reserveMemory(VALUE_COSTS.mapEntry + stringCost(key) + storedCost(value));
+    }
     container.set(key, value);
-    noteStored(st, value, 16 + key.length);
     return;
   }
   if (Array.isArray(container)) {
@@ -160,9 +184,15 @@ export function setIndex(st: ExecState, container: Value, key: Value, value: Val
     if (key < 0n || key > BigInt(MAX_ARRAY_INDEX)) throw panic('the index is out of range');
     const index = Number(key);
     const grown = Math.max(0, index + 1 - container.length);
-    while (container.length < index) container.push(null);
+    // What the array takes once grown, less what it took (a growing array has spare room: arrayCost).
+    st.reserveMemory(
+      storedCost(value) + (grown === 0 ? 0 : arrayCost(index + 1) - arrayCost(container.length)),
+    );
+    if (grown > 0) {
+      st.chargeWork(grown);
+      while (container.length < index) container.push(null);
+    }
     container[index] = value;
-    noteStored(st, value, 8 * grown);
     return;
   }
   throw panic(`type ${goTypeName(container)} doesn't support indexing`);

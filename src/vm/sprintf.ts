@@ -1,4 +1,16 @@
-import { goFixed, goFloatG, goFloatString, goQuote, goString, mapString, quoteRune } from './format';
+import { MEMORY_LIMIT_EXCEEDED } from './context';
+import { panic } from './errors';
+import {
+  goFixed,
+  goFloatG,
+  goFloatString,
+  goQuote,
+  goString,
+  mapString,
+  quoteRune,
+  TEXT_LENGTH,
+} from './format';
+import { SizeFold } from './memory';
 import type Decimal from 'decimal.js';
 import { goTypeName, kindOf, moneyToString, utf8Bytes, type Value } from './values';
 
@@ -7,8 +19,18 @@ import { goTypeName, kindOf, moneyToString, utf8Bytes, type Value } from './valu
  * arguments with `*`), explicit argument indexes (`%[2]v`), `%T`, and Go's error forms `%!d(string=x)`,
  * `%!v(MISSING)`, `%!v(BADINDEX)`, `%!(BADWIDTH)`, `%!(BADPREC)`, `%!(NOVERB)` and `%!(EXTRA …)`.
  */
-export function goSprintf(format: string, args: readonly Value[]): string {
-  return new Printer(args).print(format);
+export function goSprintf(format: string, args: readonly Value[], budget = Infinity): string {
+  // An array or a map prints element by element: one whose text alone is past the budget (a structure
+  // that shares its parts many times over, say) is refused before any of it is printed.
+  if (budget !== Infinity) {
+    const fold = new SizeFold(TEXT_LENGTH, budget);
+    for (const arg of args) {
+      if (typeof arg === 'object' && arg !== null && fold.of(arg) === Infinity) {
+        throw panic(MEMORY_LIMIT_EXCEEDED);
+      }
+    }
+  }
+  return new Printer(args, budget).print(format);
 }
 
 interface Flags {
@@ -86,12 +108,25 @@ function runeOf(value: bigint): number {
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 class Printer {
-  private out = '';
+  private text = '';
   private flags = clearedFlags();
   private reordered = false;
   private goodArgNum = true;
 
-  constructor(private readonly args: readonly Value[]) {}
+  constructor(
+    private readonly args: readonly Value[],
+    private readonly budget: number,
+  ) {}
+
+  /** The output so far; it may not grow past the budget (widths and repeated arguments can make it huge). */
+  private get out(): string {
+    return this.text;
+  }
+
+  private set out(text: string) {
+    if (text.length > this.budget) throw panic(MEMORY_LIMIT_EXCEEDED);
+    this.text = text;
+  }
 
   print(format: string): string {
     const args = this.args;

@@ -1,12 +1,22 @@
 import Decimal from 'decimal.js';
 
 /**
- * Money arithmetic: decimal(30) columns plus intermediate products need far more than decimal.js's default
- * 20 significant digits. Division results are floored by the operators, so the rounding mode here only
- * matters for intermediate precision loss.
+ * Digits a money value may have, its integer and fractional parts together. The reference's decimals have
+ * no bound, so one multiplication loop could build a number of millions of digits; here an operation whose
+ * result would need more fails with MONEY_OVERFLOW. Money columns are decimal(30, 0), so this leaves room
+ * for products of several amounts before they are scaled back.
+ */
+export const MONEY_DIGITS = 120;
+/** PostgreSQL's words for a number its column cannot hold: the reference meets them when it stores one. */
+export const MONEY_OVERFLOW = 'numeric field overflow';
+
+/**
+ * Money arithmetic: exact for every operation on bounded operands (a product of two MONEY_DIGITS values
+ * has twice as many digits), then checked against the bound. Division results are floored by the
+ * operators, so the rounding mode only matters past that precision.
  */
 export const MoneyDecimal = Decimal.clone({
-  precision: 120,
+  precision: 2 * MONEY_DIGITS + 60,
   rounding: Decimal.ROUND_DOWN,
   toExpPos: 1000,
   toExpNeg: -1000,
@@ -193,61 +203,4 @@ export function moneyToString(value: Decimal): string {
 /** Values returned by a function with several results travel as one `Results` object. */
 export class Results {
   constructor(readonly values: Value[]) {}
-}
-
-/**
- * Estimated memory of values, counted like the reference's VM memory limit: 1 per bool, 8 per number, the byte
- * length of strings (UTF-16 units here), 12 per array plus its elements, 4 per map plus its keys and values, 16
- * for anything else (money, nil). Shared containers count once per reference to them, as in the reference.
- */
-export function memorySize(values: Iterable<Value>): number {
-  let total = 0;
-  const pending: Value[] = [...values];
-  while (pending.length > 0) {
-    const value = pending.pop()!;
-    switch (typeof value) {
-      case 'boolean':
-        total += 1;
-        break;
-      case 'bigint':
-      case 'number':
-        total += 8;
-        break;
-      case 'string':
-        total += value.length;
-        break;
-      default:
-        if (Array.isArray(value)) {
-          total += 12;
-          for (const item of value) pending.push(item);
-        } else if (value instanceof Map) {
-          total += 4;
-          for (const [key, item] of value) {
-            total += key.length;
-            pending.push(item);
-          }
-        } else if (value instanceof Uint8Array) {
-          total += 12 + value.length;
-        } else {
-          total += 16;
-        }
-    }
-  }
-  return total;
-}
-
-/** Whether `target` is `value` or sits somewhere inside it (arrays and maps). */
-export function containsValue(value: Value, target: Value): boolean {
-  const pending: Value[] = [value];
-  while (pending.length > 0) {
-    const item = pending.pop()!;
-    if (item === target) return true;
-    if (Array.isArray(item)) {
-      for (const element of item) if (typeof element === 'object' && element !== null) pending.push(element);
-    } else if (item instanceof Map) {
-      for (const element of item.values())
-        if (typeof element === 'object' && element !== null) pending.push(element);
-    }
-  }
-  return false;
 }

@@ -8,7 +8,7 @@ import {
   NotInMemory,
   RowStore,
   type TableShape,
-} from '../../src/contracts/host';
+} from '../../src/contract-host';
 import type { Sql } from '../../src/database/database.service';
 
 /**

@@ -341,6 +341,12 @@ describe('the transaction envelopes', () => {
     expectRestError(unknown, 400, 'E_HASHNOTFOUND');
     const wrong = await founder.postForm('/api/v2/txstatus', { data: JSON.stringify({ hashes: ['xyz'] }) });
     expectRestError(wrong, 400, 'E_HASHWRONG');
+    // `data` sent twice: the first (the body's, before the query's) counts, as Go's r.FormValue has it.
+    const repeated = await founder.postForm('/api/v2/txstatus?data=not-json', {
+      data: JSON.stringify({ hashes: [mined.hash] }),
+    });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.results[mined.hash].blockid).toBe(status.body.results[mined.hash].blockid);
   });
 });
 

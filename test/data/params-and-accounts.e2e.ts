@@ -38,8 +38,8 @@ const NOTIFY = `contract Notify {
         RoleId int
     }
     action {
-        DBInsert("notifications", {"recipient": {"account": $Account}, "notification": {"type": 1, "header": "hello"}})
-        DBInsert("notifications", {"recipient": {"role_id": $RoleId}, "notification": {"type": 2, "header": "clerks"}})
+        CallContract("@1NotificationsSend", {"Recipient": $Account, "Header": "hello"})
+        CallContract("@1NotificationsBroadcast", {"RoleId": $RoleId, "Header": "clerks"})
         $result = "2"
     }
 }`;
@@ -274,7 +274,7 @@ describe('parameters', () => {
     expect(content.body).toEqual({
       snippets: [{ id: Number(ids.snippet), name: 'shop_snippet' }],
       pages: [{ id: Number(ids.page), name: 'shop_home' }],
-      contracts: [{ id: Number(ids.contract) - 5000, name: 'Notify' }],
+      contracts: [{ id: Number(ids.contract), name: 'Notify' }],
     });
     expectShape(content.body.pages[0], { id: 'number', name: 'string' });
     expect((await founder.get('/api/v2/appcontent/99999')).body).toEqual({ snippets: [], pages: [], contracts: [] });
@@ -368,6 +368,16 @@ describe('sections and interface rows', () => {
     const rpc = await clerk.rpc('ibax.getSections', [{ lang: 'fr' }]);
     expect(rpc).toEqual(answer.body);
     expect(await clerk.rpc('chain.getSections', { lang: 'fr' })).toEqual(answer.body);
+
+    expectRestError(await clerk.get('/api/v2/sections?limit=ten'), 400, 'E_SERVER', 'schema: error converting value for "limit"');
+    expect(await rpcError(clerk, 'ibax.getSections', [{ limit: '10' }])).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: limit: json: cannot unmarshal string into Go value of type int64',
+    });
+    expect(await rpcError(clerk, 'ibax.getSections', { lang: 1 })).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: lang: json: cannot unmarshal number 1 into Go value of type string',
+    });
   });
 
   it('hides a section from a session without its role, and gives no default page', async () => {
@@ -491,6 +501,22 @@ describe('accounts', () => {
     expect(await rpcError(node.client, 'ibax.getBalance', ['1234'], null)).toEqual({
       code: -32602,
       message: 'invalid argument 1: invalid key id or account address',
+    });
+    expect(await rpcError(node.client, 'ibax.getBalance', [{ key_id: 1234 }], null)).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: invalid key id',
+    });
+    expect(await rpcError(node.client, 'ibax.getBalance', [{ account: 'nobody' }], null)).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: invalid Account',
+    });
+    expect(await rpcError(node.client, 'ibax.getBalance', [{ key_id: 'x' }], null)).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal string into Go value of type int64',
+    });
+    expect(await rpcError(node.client, 'ibax.getBalance', [[user.account]], null)).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal array into Go value of type string',
     });
     expect(await rpcError(node.client, 'ibax.getBalance', [user.account, 999], null)).toEqual({
       code: -32602,
@@ -631,9 +657,25 @@ describe('accounts', () => {
     expect((await user.client.get('/api/v2/walletHistory?searchType=outcome')).body).toEqual([sent]);
     expect((await user.client.get('/api/v2/walletHistory?limit=1&page=2')).body).toEqual([received]);
     expect((await user.client.get('/api/v2/walletHistory?limit=500&page=3')).body).toEqual([]);
-    expectRestError(await user.client.get('/api/v2/walletHistory?limit=501'), 400, 'E_SERVER');
-    expectRestError(await user.client.get('/api/v2/walletHistory?page=-1'), 400, 'E_SERVER');
-    expectRestError(await user.client.get('/api/v2/walletHistory?searchType=sideways'), 400, 'E_SERVER');
+    expect((await user.client.get('/api/v2/walletHistory?searchType=INCOME&page=0&limit=0')).body).toEqual([
+      received,
+    ]);
+    const limits = 'limit must be between 1 and 500';
+    expectRestError(await user.client.get('/api/v2/walletHistory?limit=501'), 400, 'E_SERVER', limits);
+    expectRestError(await user.client.get('/api/v2/walletHistory?limit=-1'), 400, 'E_SERVER', limits);
+    expectRestError(await user.client.get('/api/v2/walletHistory?page=-1'), 400, 'E_SERVER', 'page must be at least 1');
+    expectRestError(
+      await user.client.get('/api/v2/walletHistory?searchType=sideways'),
+      400,
+      'E_SERVER',
+      'searchType must be income, outcome or all',
+    );
+    expectRestError(
+      await user.client.get('/api/v2/walletHistory?page=x'),
+      400,
+      'E_SERVER',
+      'schema: error converting value for "page"',
+    );
   });
 
   it('ecosystemInfo over JSON-RPC', async () => {

@@ -259,6 +259,39 @@ describe('list / getList', () => {
       message: 'Where has wrong format',
     });
   });
+
+  it('refuses values of the wrong type: the form with schema texts, JSON-RPC params with Go’s, naming the member', async () => {
+    expectRestError(await get(s.eco1, 'list/items?limit=abc&offset=x'), 400, 'E_SERVER', 'schema: error converting value for "limit" (and 1 other error)');
+    expectRestError(await post(s.eco1, 'listWhere/items', { offset: '1.5' }), 400, 'E_SERVER', 'schema: error converting value for "offset"');
+    expectRestError(await get(s.eco1, 'nodelistWhere/items?limit=99999999999999999999'), 400, 'E_SERVER', 'schema: error converting value for "limit"');
+    const refusal = (message: string) => ({ code: -32602, message });
+    expect(await rpcError(s.eco1, 'ibax.getList', [{ name: 'items', limit: '1' }])).toEqual(
+      refusal('invalid argument 1: limit: json: cannot unmarshal string into Go value of type int64'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.getList', { name: 'items', OFFSET: 1.5 })).toEqual(
+      refusal('invalid argument 1: offset: json: cannot unmarshal number 1.5 into Go value of type int64'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.getList', [{ name: 7 }])).toEqual(
+      refusal('invalid argument 1: name: json: cannot unmarshal number 7 into Go value of type string'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.getList', ['items'])).toEqual(
+      refusal('invalid argument 1: json: cannot unmarshal string into Go value of type object'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.getList', [{ name: 'items' }, {}])).toEqual(refusal('too many arguments, want 1'));
+    expect((await rpcError(s.eco1, 'ibax.getList', [])).message).toBe('params can not be empty');
+    expect(await rpcError(s.eco1, 'ibax.getTableCount', ['1'])).toEqual(
+      refusal('invalid argument 1: json: cannot unmarshal string into Go value of type int64'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.getTable', [])).toEqual(refusal('missing value for required argument 1'));
+    expect(await rpcError(s.eco1, 'ibax.getRow', ['items', '1'])).toEqual(
+      refusal('invalid argument 2: json: cannot unmarshal string into Go value of type int64'),
+    );
+    expect(await rpcError(s.eco1, 'ibax.history', ['items', -1])).toEqual(
+      refusal('invalid argument 2: json: cannot unmarshal number -1 into Go value of type uint64'),
+    );
+    // A required argument sent as null is its zero value, which the method refuses itself.
+    expect((await rpcError(s.eco1, 'ibax.history', ['items', null])).message).toBe('invalid params');
+  });
 });
 
 describe('listWhere / nodelistWhere', () => {
@@ -366,6 +399,8 @@ describe('sumWhere', () => {
   it('refuses columns that are not numbers, bad where and unknown tables', async () => {
     expectRestError(await post(s.eco1, 'sumWhere/items', { column: 'name' }), 400, 'E_SERVER', 'column name is not a number column');
     expectRestError(await post(s.eco1, 'sumWhere/items', { column: '' }), 400, 'E_SERVER');
+    // The column is optional to the form (as in the reference): none is the empty one, which no table has.
+    expectRestError(await post(s.eco1, 'sumWhere/items', {}), 400, 'E_SERVER', 'column  does not exist');
     expectRestError(await post(s.eco1, 'sumWhere/items', { column: 'weight', where: 'x' }), 400, 'E_SERVER', 'Where has wrong format');
     expectRestError(await post(s.eco1, 'sumWhere/nope', { column: 'weight' }), 404, 'E_TABLENOTFOUND');
     expectRestError(await post(s.stranger, 'sumWhere/vault', { column: 'id' }), 400, 'E_SERVER', 'table: access denied');

@@ -1,5 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
+import { apiExamples, parseExampleJson } from '../../src/api-docs/examples';
 import { ERROR_CODES } from '../../src/common/error-codes';
+import { declaredName } from '../../src/rpc/rpc-registry.service';
 import { useTestNode, type TestNode } from '../support/node';
 
 /**
@@ -14,12 +16,18 @@ interface RouterLayer {
 }
 
 interface Operation {
+  operationId?: string;
   summary?: string;
+  description?: string;
+  'x-codeSamples'?: { lang: string; source: string }[];
   parameters?: { name: string; in: string; description?: string; schema?: object }[];
   requestBody?: {
     content: Record<string, { schema: { properties?: Record<string, { description?: string }> } }>;
   };
-  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: unknown; example?: unknown }> }
+  >;
   'x-error-codes'?: string[];
 }
 
@@ -28,6 +36,7 @@ const HTTP_METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head'
 const UNDESCRIBED = (path: string) =>
   path === '/{*path}' || path === '/api/v2/openapi.json' || path.startsWith('/api/docs');
 
+const examples = apiExamples();
 let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: any };
 
 beforeAll(async () => {
@@ -35,7 +44,14 @@ beforeAll(async () => {
   const answer = await fetch(`${node.url}/api/v2/openapi.json`);
   expect(answer.status).toBe(200);
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-  document = (await answer.json()) as typeof document;
+  document = parseExampleJson(await answer.text()) as typeof document;
+});
+
+it('serves the same document where Nest users look for it (/api/docs-json)', async () => {
+  const answer = await fetch(`${node.url}/api/docs-json`);
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(parseExampleJson(await answer.text())).toEqual(document);
 });
 
 it('serves an OpenAPI 3.1 document with the error envelope and every error code', () => {
@@ -65,6 +81,15 @@ it('describes every REST route: summary, path parameters, answer, error codes', 
         continue;
       }
       checked++;
+      if (!operation.description?.trim() || operation.description === operation.summary)
+        missing.push(`${where}: no description`);
+      const example = examples.rest[operation.operationId!];
+      const answered = Object.values(operation.responses['200']?.content ?? {})[0];
+      if (!example) missing.push(`${where}: no recorded example (${operation.operationId})`);
+      else if (answered?.example === undefined) missing.push(`${where}: the example is not in the document`);
+      else expect(answered.example, where).toEqual(example.response);
+      if (!operation['x-codeSamples']?.[0]?.source.startsWith('curl '))
+        missing.push(`${where}: no curl sample`);
       for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
         const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name);
         if (!parameter?.description?.trim()) missing.push(`${where}: path parameter ${name} undescribed`);
@@ -82,10 +107,13 @@ it('describes every REST route: summary, path parameters, answer, error codes', 
       if (!answer?.schema) missing.push(`${where}: no answer schema`);
       const codes = operation['x-error-codes'] ?? [];
       expect(codes, where).toContain('E_RECOVERED');
+      expect(codes, where).toContain('E_SERVER');
       for (const code of codes) {
         expect(Object.keys(ERROR_CODES), `${where}: ${code}`).toContain(code);
-        const status = String(ERROR_CODES[code as keyof typeof ERROR_CODES].status);
-        expect(operation.responses[status]?.description, `${where}: ${code}`).toContain(code);
+        const statuses = Object.entries(operation.responses)
+          .filter(([, response]) => response.description?.includes(`${code}:`))
+          .map(([status]) => status);
+        expect(statuses.length, `${where}: ${code} answered with some status`).toBeGreaterThan(0);
       }
     }
   }
@@ -98,12 +126,25 @@ it('describes every REST route: summary, path parameters, answer, error codes', 
   for (const path of Object.keys(document.paths)) expect(served, path).toContain(path);
 });
 
+it('lists the statuses E_SERVER comes with on every route, and the routes a CLB node does not serve', () => {
+  const sendTx = document.paths['/api/v2/sendTx'].post;
+  for (const status of ['400', '413', '415', '503'])
+    expect(sendTx.responses[status].description).toMatch(/E_SERVER/);
+  const version = document.paths['/api/v2/version'].get;
+  expect(version.responses['503'].description).toMatch(/E_SERVER: .*REQUEST_TIMEOUT_MS/);
+  expect(version.responses['413']).toBeUndefined();
+  expect(document.paths['/api/v2/metrics/keys'].get.responses['404'].description).toMatch(
+    /E_NOTFOUND: .*\(on a CLB node\)/,
+  );
+  expect(document.paths['/api/v2/getuid'].get.responses['404']?.description ?? '').not.toMatch(/CLB/);
+});
+
 it('marks the routes that need a session and lists their 401 codes', () => {
   const sendTx = document.paths['/api/v2/sendTx'].post;
   expect((sendTx as { security?: unknown }).security).toEqual([{ session: [] }]);
   expect(sendTx['x-error-codes']).toEqual(expect.arrayContaining(['E_UNAUTHORIZED', 'E_TOKENEXPIRED']));
   expect(sendTx.responses['401'].description).toMatch(/E_UNAUTHORIZED/);
-  expect(document.paths['/api/v2/version'].get['x-error-codes']).toEqual(['E_RECOVERED']);
+  expect(document.paths['/api/v2/version'].get['x-error-codes']).toEqual(['E_RECOVERED', 'E_SERVER']);
 });
 
 it('serves a browsable UI from npm-installed assets', async () => {
@@ -132,12 +173,30 @@ it('rpc.discover lists every served JSON-RPC method with a summary and typed par
     summary?: string;
     params: { name: string; schema: object; required: boolean }[];
     result: { schema: object };
+    errors: { code: number; message: string; data?: string }[];
+    examples?: { params: { name: string; value: unknown }[]; result: { value: unknown } }[];
   }[]) {
     if (!method.summary?.trim()) missing.push(`${method.name}: no summary`);
     for (const param of method.params) {
       if (Object.keys(param.schema).length === 0)
         missing.push(`${method.name}: parameter ${param.name} has no schema`);
     }
+    // Every method: the node updating or stopped, and the internal error; with params, invalid params.
+    const codes = method.errors.map((error) => error.data ?? error.code);
+    expect(codes, method.name).toEqual(expect.arrayContaining(['E_UPDATING', 'E_STOPPING', -32603]));
+    if (method.params.length > 0) expect(codes, method.name).toContain(-32602);
+    const recorded = examples.rpc[declaredName(method.name)];
+    const example = method.examples?.[0];
+    if (!recorded || !example) {
+      missing.push(`${method.name}: no example`);
+      continue;
+    }
+    const sent = Array.isArray(recorded.params) ? recorded.params : [recorded.params];
+    expect(
+      example.params.map((param) => param.value),
+      method.name,
+    ).toEqual(sent);
+    expect(example.result.value, method.name).toEqual(recorded.result);
   }
   expect(missing.join('\n')).toBe('');
   const getBlockInfo = discovered.methods.find(
@@ -151,5 +210,16 @@ it('rpc.discover lists every served JSON-RPC method with a summary and typed par
     }),
   ]);
   const sendTx = discovered.methods.find((method: { name: string }) => method.name === 'ibax.sendTx');
-  expect(sendTx.errors).toEqual([expect.objectContaining({ code: -32014 })]);
+  expect(sendTx.errors).toEqual(
+    expect.arrayContaining([
+      { code: -32014, message: 'Unauthorized', data: 'E_UNAUTHORIZED' },
+      { code: -32000, message: 'the size of tx is too big (%d)', data: 'E_LIMITTXSIZE' },
+      expect.objectContaining({ code: -32602 }),
+      { code: -32603, message: 'method handler crashed' },
+    ]),
+  );
+  // A method without params lists no invalid-params error; without a session, no unauthorized one.
+  const maxBlockId = discovered.methods.find((method: { name: string }) => method.name === 'ibax.maxBlockId');
+  expect(maxBlockId.errors.map((error: { code: number }) => error.code)).not.toContain(-32602);
+  expect(maxBlockId.errors.map((error: { code: number }) => error.code)).not.toContain(-32014);
 });

@@ -9,6 +9,7 @@ const { ROOT, SWC_OPTIONS, bundle, digest } = createRequire(__filename)('../../s
   ROOT: string;
   SWC_OPTIONS: {
     jsc: {
+      keepClassNames: boolean;
       target: string;
       transform: { legacyDecorator: boolean; decoratorMetadata: boolean; useDefineForClassFields: boolean };
     };
@@ -35,12 +36,16 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     for (const kept of ['@electric-sql/pglite', 'secp256k1/bindings', 'swagger-ui-dist/absolute-path.js']) {
       expect(main).toContain(`require("${kept}")`);
     }
-    const contracts = readdirSync('src/contracts/system/sources').sort();
+    const contracts = readdirSync('src/chain/genesis/system-contracts/sources').sort();
     expect(readdirSync(join(out, 'sources')).sort()).toEqual(contracts);
+    expect(readFileSync(join(out, 'examples.json'), 'utf8')).toBe(
+      readFileSync('src/api-docs/examples.json', 'utf8'),
+    );
 
     expect(inputs).toContain('src/main.ts');
     expect(inputs).toContain('src/vm/compiler.ts');
-    expect(inputs).toContain('src/contracts/system/sources/MainCondition.sim');
+    expect(inputs).toContain('src/chain/genesis/system-contracts/sources/MainCondition.sim');
+    expect(inputs).toContain('src/api-docs/examples.json');
     expect(inputs).toContain('package-lock.json');
     expect(inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
     expect(inputs.filter((input) => input.endsWith('.spec.ts'))).toEqual([]);
@@ -60,6 +65,33 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     expect(transform.useDefineForClassFields).toBe(
       compilerOptions.useDefineForClassFields ?? definedByDefault,
     );
+  });
+
+  it('nest build and nest start --watch compile as the bundle does (nest-cli.json)', () => {
+    const nest = JSON.parse(readFileSync('nest-cli.json', 'utf8')) as {
+      sourceRoot: string;
+      entryFile: string;
+      compilerOptions: {
+        builder: { type: string; options: { swcrcPath: string } };
+        tsConfigPath: string;
+        assets: { include: string }[];
+      };
+    };
+    const { builder, tsConfigPath, assets } = nest.compilerOptions;
+    expect(builder.type).toBe('swc');
+    const swcrc = JSON.parse(readFileSync(builder.options.swcrcPath, 'utf8')) as { jsc: unknown };
+    expect(SWC_OPTIONS.jsc).toEqual(swcrc.jsc);
+    expect(`${nest.sourceRoot}/${nest.entryFile}.ts`).toBe('src/main.ts');
+    // The contracts' sources and the API examples are read beside the compiled code: nest copies them as the
+    // bundler does.
+    expect(assets.map((asset) => `${nest.sourceRoot}/${asset.include}`)).toEqual(
+      expect.arrayContaining([
+        'src/chain/genesis/system-contracts/sources/*.sim',
+        'src/api-docs/examples.json',
+      ]),
+    );
+    const nestTsconfig = JSON.parse(readFileSync(tsConfigPath, 'utf8')) as { extends: string };
+    expect(nestTsconfig.extends).toBe('./tsconfig.build.json');
   });
 
   it('is told apart by the content of the files it was built from', () => {

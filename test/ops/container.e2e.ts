@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { posix, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { environmentSchema } from '../../src/config/config.schema';
+import { clusterTemplateDir } from '../../src/database/embedded-init';
 
 /**
  * Docker does not run here (nor in CI): what can be checked without it is. The image's build and start
@@ -26,16 +28,65 @@ function dockerInstructions(text: string): Instruction[] {
     });
 }
 
-describe('Dockerfile', () => {
-  const instructions = dockerInstructions(readFileSync('Dockerfile', 'utf8'));
-  const stages: Instruction[][] = [];
-  for (const instruction of instructions) {
-    if (instruction.keyword === 'FROM') stages.push([]);
-    stages.at(-1)?.push(instruction);
-  }
-  const [build, runtime] = stages;
-  const runs = (stage: Instruction[]) => stage.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+const instructions = dockerInstructions(readFileSync('Dockerfile', 'utf8'));
+const stages: Instruction[][] = [];
+for (const instruction of instructions) {
+  if (instruction.keyword === 'FROM') stages.push([]);
+  stages.at(-1)?.push(instruction);
+}
+const [build, runtime] = stages;
+const runs = (stage: Instruction[]) => stage.filter((i) => i.keyword === 'RUN').map((i) => i.args);
+const compose = parseYaml(readFileSync('compose.yaml', 'utf8')) as {
+  services: Record<string, Record<string, any>>;
+  volumes: Record<string, unknown>;
+};
 
+/** The image each stage starts from, with the global `ARG`s (those before the first FROM) filled in. */
+function baseImages(): string[] {
+  const globals = new Map<string, string>();
+  for (const instruction of instructions) {
+    if (instruction.keyword === 'FROM') break;
+    const [name, value] = instruction.args.split('=');
+    if (instruction.keyword === 'ARG' && value !== undefined) globals.set(name, value);
+  }
+  return stages.map((stage) =>
+    stage[0].args.split(/\s+/)[0].replace(/\$\{(\w+)\}/g, (_, name: string) => globals.get(name) ?? ''),
+  );
+}
+
+describe('the Node.js release', () => {
+  const pinned = readFileSync('.nvmrc', 'utf8').trim();
+  const major = pinned.split('.')[0];
+
+  it('is one exact version, the same in .nvmrc and in both stages of the image', () => {
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const images = baseImages();
+    expect(images).toHaveLength(2);
+    for (const image of images) expect(image).toBe(`node:${pinned}-bookworm-slim`);
+    // compose builds that image; any other Node image it named would be a second release to keep in step.
+    expect(compose.services.node.build).toBe('.');
+    for (const service of Object.values(compose.services))
+      expect(String(service.image)).not.toMatch(/^node:/);
+  });
+
+  it("is one that package.json's engines allows, and the one the README names", () => {
+    const { engines } = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } };
+    const minimum = /^>=(\d+)\.(\d+)(?:\.(\d+))?$/.exec(engines.node);
+    expect(minimum, `engines.node ${engines.node}`).not.toBeNull();
+    const [have, need] = [pinned.split('.'), minimum!.slice(1)].map((parts) =>
+      parts.map((part) => Number(part ?? 0)),
+    );
+    const order = have.map((part, i) => part - need[i]).find((difference) => difference !== 0) ?? 0;
+    expect(order, `${pinned} satisfies ${engines.node}`).toBeGreaterThanOrEqual(0);
+    expect(readFileSync('README.md', 'utf8')).toContain(
+      `Node.js ${major} (${engines.node.slice(2)} or later`,
+    );
+    // CI runs the tests on the image's major (.ci/run stops otherwise).
+    expect(readFileSync('.ci/run', 'utf8')).toMatch(/\.nvmrc/);
+  });
+});
+
+describe('Dockerfile', () => {
   it('builds in one stage and runs the built node in another', () => {
     expect(stages).toHaveLength(2);
     expect(runs(build).join('\n')).toMatch(/npm ci\b/);
@@ -59,12 +110,39 @@ describe('Dockerfile', () => {
     const dataDir = /DATA_DIR=(\S+)/.exec(runtime.find((i) => i.keyword === 'ENV')!.args)?.[1];
     expect(dataDir).toBe('/data');
     expect(JSON.parse(runtime.find((i) => i.keyword === 'VOLUME')!.args)).toEqual([dataDir]);
-    expect(runtime.find((i) => i.keyword === 'HEALTHCHECK')!.args).toMatch(/\/readyz/);
+    const healthcheck = runtime.find((i) => i.keyword === 'HEALTHCHECK')!.args;
+    expect(healthcheck).toMatch(/\/readyz/);
+    // The port the node listens on, not a number of its own (scripts/check-production-start.sh runs it).
+    expect(healthcheck).toMatch(/process\.env\.PORT/);
+    const port = /PORT=(\d+)/.exec(runtime.find((i) => i.keyword === 'ENV')!.args)?.[1];
+    expect(runtime.find((i) => i.keyword === 'EXPOSE')!.args).toBe(port);
     expect(runtime.find((i) => i.keyword === 'STOPSIGNAL')!.args).toBe('SIGTERM');
     // Whatever is configured by ENV is a setting the node knows.
     const settings = Object.keys(environmentSchema.shape);
     const env = runtime.find((i) => i.keyword === 'ENV')!.args;
     for (const [, name] of env.matchAll(/(\w+)=/g)) if (name !== 'NODE_ENV') expect(settings).toContain(name);
+  });
+
+  it('makes the embedded database template in the build stage and puts it where a first start in the image looks', () => {
+    expect(runs(build).join('\n')).toMatch(
+      /node -r @swc-node\/register scripts\/prepare-embedded-template\.ts/,
+    );
+    // Where the node looks, relative to its working directory (/app, where node_modules is in both stages).
+    const template = relative(process.cwd(), clusterTemplateDir()!).split(sep).join(posix.sep);
+    expect(template).toMatch(/^node_modules\/\.cache\//);
+    const workdir = runtime.find((i) => i.keyword === 'WORKDIR')!.args;
+    expect(build.find((i) => i.keyword === 'WORKDIR')!.args).toBe(workdir);
+    const copy = runtime.findIndex(
+      (i) =>
+        i.keyword === 'COPY' && i.args.startsWith('--from=build') && i.args.includes('node_modules/.cache'),
+    );
+    expect(copy).toBeGreaterThan(-1);
+    const [, source, target] = runtime[copy].args.split(/\s+/);
+    const carried = posix.relative(workdir, source);
+    expect(posix.relative(workdir, posix.resolve(workdir, target))).toBe(carried);
+    expect(template.startsWith(`${carried}/`)).toBe(true);
+    // After the production install, which starts from an empty node_modules.
+    expect(runtime.findIndex((i) => i.keyword === 'RUN' && /npm ci/.test(i.args))).toBeLessThan(copy);
   });
 });
 
@@ -106,19 +184,16 @@ describe('.dockerignore', () => {
 });
 
 describe('compose.yaml', () => {
-  const compose = parseYaml(readFileSync('compose.yaml', 'utf8')) as {
-    services: Record<string, Record<string, any>>;
-    volumes: Record<string, unknown>;
-  };
-
   it('has the node and PostgreSQL 15, each with a health check and a named volume', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['node', 'postgres']);
+    expect(Object.keys(compose.services).sort()).toEqual(['centrifugo', 'node', 'postgres']);
     const { node, postgres } = compose.services;
     expect(postgres.image).toMatch(/^postgres:15(\b|$)/);
     expect(postgres.healthcheck.test.join(' ')).toMatch(/pg_isready/);
     expect(node.build).toBe('.');
     expect(node.depends_on.postgres.condition).toBe('service_healthy');
-    expect(node.healthcheck.test.join(' ')).toMatch(/\/readyz/);
+    // The node's is the image's HEALTHCHECK (checked above): one command, which reads PORT.
+    expect(node.healthcheck).toBeUndefined();
+    expect(instructions.some((i) => i.keyword === 'HEALTHCHECK')).toBe(true);
     for (const [service, target] of [
       [postgres, '/var/lib/postgresql/data'],
       [node, '/data'],
@@ -136,9 +211,90 @@ describe('compose.yaml', () => {
     expect(String(environment.DATABASE_URL)).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
     expect(environment.DATA_DIR).toBe('/data');
     expect(environment.HOST).toBe('0.0.0.0');
+    // The port published is the one the node listens on (and the image's health check asks).
+    const published = (compose.services.node.ports as string[]).map((mapping) => mapping.split(':').at(-1));
+    expect(published).toEqual([String(environment.PORT)]);
     // Compose's SIGKILL must not come before the node's own shutdown bound.
     expect(Number.parseInt(compose.services.node.stop_grace_period, 10) * 1000).toBeGreaterThan(
       Number(environment.SHUTDOWN_TIMEOUT_MS),
     );
+  });
+
+  /** The variable a `${NAME…}` value takes its value from, and what follows the name (`:-default`, `:?error`). */
+  function variableOf(value: unknown): { name: string; rest: string } | undefined {
+    const match = /^\$\{(\w+)([^}]*)\}$/.exec(String(value ?? ''));
+    return match ? { name: match[1], rest: match[2] } : undefined;
+  }
+
+  /** A compose value as compose would pass it: defaults taken, required variables given `sample`. */
+  function interpolated(value: unknown, sample: string): string {
+    return String(value).replace(/\$\{(\w+)(?::-([^}]*)|:\?[^}]*)?\}/g, (_, _name, fallback?: string) =>
+      fallback === undefined ? sample : fallback,
+    );
+  }
+
+  it('runs Centrifugo (v5 or v6) with the secret and the API key of the node, required, never defaulted', () => {
+    const { centrifugo, node } = compose.services;
+    const major = /^centrifugo\/centrifugo:v([56])(\.|$)/.exec(String(centrifugo.image))?.[1];
+    expect(major, `image ${centrifugo.image}`).toBeDefined();
+    // v6 moved the options into sections; the variables are named after their paths.
+    const names =
+      major === '6'
+        ? {
+            secret: 'CENTRIFUGO_CLIENT_TOKEN_HMAC_SECRET_KEY',
+            apiKey: 'CENTRIFUGO_HTTP_API_KEY',
+            subscribe: 'CENTRIFUGO_CHANNEL_WITHOUT_NAMESPACE_ALLOW_SUBSCRIBE_FOR_CLIENT',
+            port: 'CENTRIFUGO_HTTP_SERVER_PORT',
+          }
+        : {
+            secret: 'CENTRIFUGO_TOKEN_HMAC_SECRET_KEY',
+            apiKey: 'CENTRIFUGO_API_KEY',
+            subscribe: 'CENTRIFUGO_ALLOW_SUBSCRIBE_FOR_CLIENT',
+            port: 'CENTRIFUGO_PORT',
+          };
+    const theirs = centrifugo.environment as Record<string, unknown>;
+    const ours = node.environment as Record<string, unknown>;
+    for (const [nodeSetting, centrifugoSetting] of [
+      ['CENTRIFUGO_SECRET', names.secret],
+      ['CENTRIFUGO_API_KEY', names.apiKey],
+    ]) {
+      const shared = variableOf(ours[nodeSetting]);
+      expect(shared, `${nodeSetting} comes from a variable`).toBeDefined();
+      expect(variableOf(theirs[centrifugoSetting])?.name, centrifugoSetting).toBe(shared!.name);
+      // A default would be a secret written in a public file; a missing one stops `docker compose up`.
+      for (const value of [ours[nodeSetting], theirs[centrifugoSetting]])
+        expect(variableOf(value)!.rest).toMatch(/^:\?/);
+    }
+    // Weaver subscribes to client<account>, a channel without a namespace, once its token is accepted.
+    expect(String(theirs[names.subscribe])).toBe('true');
+    expect(Object.keys(theirs).some((name) => /ANONYMOUS/.test(name))).toBe(false);
+  });
+
+  it('points the node at Centrifugo: its API inside the network, its public port for clients, once healthy', () => {
+    const { centrifugo, node } = compose.services;
+    const theirs = centrifugo.environment as Record<string, unknown>;
+    const ours = node.environment as Record<string, unknown>;
+    const port = String(theirs.CENTRIFUGO_HTTP_SERVER_PORT ?? theirs.CENTRIFUGO_PORT ?? 8000);
+    const api = new URL(interpolated(ours.CENTRIFUGO_API_URL, 'x'));
+    expect([api.protocol, api.hostname, api.port]).toEqual(['http:', 'centrifugo', port]);
+    const [published, inside] = (centrifugo.ports as string[])[0].split(':');
+    expect(inside).toBe(port);
+    const url = new URL(interpolated(ours.CENTRIFUGO_URL, 'x'));
+    expect(url.port || '80').toBe(published);
+    // Health: its /health (enabled) on that port, and the node starts once it answers.
+    expect(String(theirs.CENTRIFUGO_HEALTH_ENABLED)).toBe('true');
+    const probe = (centrifugo.healthcheck.test as string[]).join(' ');
+    expect(probe).toContain(`127.0.0.1:${port}/health`);
+    expect(node.depends_on.centrifugo.condition).toBe('service_healthy');
+    // What compose passes, the node accepts (defaults taken, required variables given a value).
+    const environment = Object.fromEntries(
+      Object.entries(ours).map(([name, value]) => [
+        name,
+        interpolated(value, 'a-shared-value-of-some-length'),
+      ]),
+    );
+    for (const name of Object.keys(environment)) if (environment[name] === '') delete environment[name];
+    const parsed = environmentSchema.safeParse(environment);
+    expect(parsed.error?.issues ?? []).toEqual([]);
   });
 });

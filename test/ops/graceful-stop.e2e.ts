@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IbaxClient, buildContractCall } from '../../src/sdk';
 import { expectWholeChain } from '../support/chain-check';
-import { freePort, startChildNode, type ChildNode } from '../support/child-node';
+import { freePort, killChildNode, startChildNode, type ChildNode } from '../support/child-node';
 import { createTestDatabase, newDataDir, startNode, type TestDatabase } from '../support/node';
 import { sleep } from '../support/wire';
 
@@ -18,10 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child && child.process.exitCode === null && child.process.signalCode === null) {
-    child.process.kill('SIGKILL');
-    await child.exited;
-  }
+  await killChildNode(child);
   await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -1,4 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
+import type { DatabaseService } from '../../src/database/database.service';
+import { PrometheusMetrics } from '../../src/prometheus/prometheus-metrics';
 import { useTestNode, type TestNode } from '../support/node';
 
 const running = useTestNode({ env: { BLOCK_SLOT_MS: '200' } });
@@ -125,6 +127,44 @@ it('exposes the node after real traffic: HTTP by route, JSON-RPC by method, chai
     expect(text).toContain(`# HELP ${name} `);
     expect(text).toContain(`# TYPE ${name} `);
   }
+});
+
+it('counts transactions that fail in a batch where none succeeds, though no block is written', async () => {
+  await node.client.login(node.founderKey);
+  const before = (await scrape()).samples;
+  const heightBefore = Number(await node.client.rpc('ibax.maxBlockId'));
+  const failedBefore = value(before, 'ibax_block_transactions_total', { result: 'failed' });
+  const includedBefore = value(before, 'ibax_block_transactions_total', { result: 'included' });
+  const blocksBefore = value(before, 'ibax_block_production_seconds_count');
+
+  // Names that are empty once trimmed: admitted, then refused by the contract's conditions in the block.
+  const calls = await Promise.all(
+    [' ', '  ', '   '].map((name) =>
+      node.client.buildCall(node.founderKey, 'NewParameter', { Name: name, Value: '1', Conditions: 'true' }),
+    ),
+  );
+  const hashes = await node.client.sendTransactions(calls.map((call) => call.bytes));
+  const statuses = await node.client.waitForTransactions(hashes);
+  for (const hash of hashes) {
+    expect(statuses[hash]).toMatchObject({
+      blockid: '',
+      errmsg: { type: 'warning', error: 'Parameter name is empty' },
+    });
+  }
+
+  const after = (await scrape()).samples;
+  expect(Number(await node.client.rpc('ibax.maxBlockId'))).toBe(heightBefore);
+  expect(value(after, 'ibax_block_transactions_total', { result: 'failed' })).toBe((failedBefore ?? 0) + 3);
+  expect(value(after, 'ibax_block_transactions_total', { result: 'included' })).toBe(includedBefore);
+  expect(value(after, 'ibax_block_production_seconds_count')).toBe(blocksBefore);
+  expect(value(after, 'ibax_tx_waiting')).toBe(0);
+});
+
+it('shows both transaction results from the start, at 0 before any block', async () => {
+  const fresh = new PrometheusMetrics({} as DatabaseService);
+  const samples = parseExposition(await fresh.registry.metrics());
+  expect(value(samples, 'ibax_block_transactions_total', { result: 'included' })).toBe(0);
+  expect(value(samples, 'ibax_block_transactions_total', { result: 'failed' })).toBe(0);
 });
 
 it("leaves the interface's own metrics routes as they are", async () => {

@@ -275,6 +275,35 @@ describe('content/menu, content/source and content', () => {
       code: -32602,
       message: 'params can not be empty',
     });
+    expect(rpcError(await rpc(founder, 'ibax.getContent', [{ template: 7 }]))).toEqual({
+      code: -32602,
+      message: 'params can not be empty',
+    });
+    expect(rpcError(await rpc(founder, 'ibax.getContent', [{ Template: 'x', source: 'yes' }]))).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal into Go struct field of type bool',
+    });
+    expect(rpcError(await rpc(founder, 'ibax.getContent', ['x']))).toEqual({
+      code: -32602,
+      message: 'invalid argument 1: json: cannot unmarshal string into Go value of type object',
+    });
+  });
+
+  it('takes page variables as text or numbers, and refuses any other vals', async () => {
+    const numbers = await rpc(founder, 'ibax.getContent', [{ template: 'Span(#n#)' }, { n: 12 }]);
+    expect(numbers.body.result.tree).toEqual([{ tag: 'span', children: [{ tag: 'text', text: '12' }] }]);
+    expect(rpcError(await rpc(founder, 'ibax.getContent', [{ template: 'x' }, ['a']]))).toEqual({
+      code: -32602,
+      message: 'invalid argument 2: json: cannot unmarshal into Go value of type map[string]string',
+    });
+    expect(rpcError(await rpc(founder, 'ibax.getPage', ['shop', { who: true }]))).toEqual({
+      code: -32602,
+      message: 'invalid argument 2: json: cannot unmarshal into Go value of type string (vals.who)',
+    });
+    expect(rpcError(await rpc(founder, 'ibax.getPageHash', ['shop', 'one']))).toEqual({
+      code: -32602,
+      message: 'invalid argument 2: json: cannot unmarshal string into Go value of type int64',
+    });
   });
 });
 

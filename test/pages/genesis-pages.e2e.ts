@@ -121,3 +121,41 @@ it('the sections a client starts from point to pages that exist', async () => {
   // Weaver opens this page right after login.
   expect((await node.client.postForm('/api/v2/content/page/@1notifications', {})).status).toBe(200);
 });
+
+/**
+ * Weaver sends a button's contract with the values of its `Params`: text as it is, `Val(name)` as the form
+ * field's value, and nothing else (a value that parses as any other function is dropped). So every contract
+ * button of every genesis page must give each required parameter of its contract as text or `Val`, naming a
+ * form input the page has.
+ */
+it("every genesis page's contract buttons send each required parameter in a form Weaver sends", async () => {
+  const names = [...GENESIS_PAGES.map((page) => page.name), 'developer_index'];
+  const checked: string[] = [];
+  for (const name of names) {
+    const answer = await node.client.postForm(`/api/v2/content/page/${name}`, { lang: 'en' });
+    const { tree } = answer.body as { tree: TemplateNode[] };
+    const inputs = new Set(
+      [...walk(tree)].filter((item) => item.tag === 'input').map((item) => item.attr.name),
+    );
+    for (const button of walk(tree)) {
+      const contract = button.attr?.contract;
+      if (typeof contract !== 'string' || !contract) continue;
+      const described = await node.client.get(`/api/v2/contract/${encodeURIComponent(contract)}`);
+      expect(described.status, `${name}: contract ${contract}`).toBe(200);
+      const fields = described.body.fields as { name: string; optional: boolean }[];
+      const params = (button.attr.params ?? {}) as Record<string, { type: string; params?: string[] }>;
+      for (const field of fields.filter((each) => !each.optional)) {
+        const param = params[field.name];
+        const where = `${name}: ${contract} parameter ${field.name}`;
+        expect(param, `${where} is sent`).toBeDefined();
+        expect(['text', 'Val'], `${where} is text or Val(…), not ${param.type}`).toContain(param.type);
+        if (param.type === 'Val')
+          expect(inputs, `${where}: Val(${param.params?.[0]}) names an input`).toContain(param.params?.[0]);
+      }
+      checked.push(`${name}: ${contract}`);
+    }
+  }
+  expect(checked).toEqual(
+    expect.arrayContaining(['system_parameters: @1NewParameter', 'system_languages: @1NewLang']),
+  );
+});

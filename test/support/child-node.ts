@@ -64,3 +64,11 @@ export async function startChildNode(options: {
   child.kill('SIGKILL');
   throw new Error('the node did not become ready');
 }
+
+/** Kills a child node that is still running (after a test that may have left it so) and waits for it. */
+export async function killChildNode(child: ChildNode | undefined): Promise<void> {
+  if (child && child.process.exitCode === null && child.process.signalCode === null) {
+    child.process.kill('SIGKILL');
+    await child.exited;
+  }
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { NodeCrypto } from '../../src/chain/node-crypto.service';
 import { NodeIdentity } from '../../src/chain/node-identity.service';
 import { ContractsService } from '../../src/contracts/contracts.service';
-import { undoTransaction } from '../../src/contracts/host';
+import { undoTransaction } from '../../src/contract-host';
 import { DatabaseService, type Sql } from '../../src/database/database.service';
 import { MoneyDecimal, VmError, type Value } from '../../src/vm';
 import type { TestNode } from './node';

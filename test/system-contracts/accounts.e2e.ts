@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GUEST_KEY_ID } from '../../src/chain/genesis/ecosystem-seed';
+import { GUEST_KEY_ID } from '../../src/chain/seed/ecosystem-seed';
 import {
   changed,
   expectOk,

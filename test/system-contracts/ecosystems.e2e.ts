@@ -6,8 +6,8 @@ import {
   GUEST_KEY_ID,
   GUEST_PUBLIC_KEY_HEX,
   WHITE_HOLE_KEY_ID,
-} from '../../src/chain/genesis/ecosystem-seed';
-import { readSystemContractSource } from '../../src/contracts/system';
+} from '../../src/chain/seed/ecosystem-seed';
+import { readSystemContractSource } from '../../src/chain/genesis/system-contracts';
 import {
   DEVELOPER,
   expectOk,

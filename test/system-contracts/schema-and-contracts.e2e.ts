@@ -136,34 +136,34 @@ describe('tables', () => {
     );
     await h.refused(developer, 'NewTable', { ...fields, Name: 'things' }, 'warning', 'table things exists');
     await h.refused(developer, 'NewTable', { ...fields, Name: 'bad name' }, 'panic', /is not valid/);
-    await h.refused(developer, 'NewTable', { ...fields, Columns: '[' }, 'panic', 'columns is not valid JSON');
     await h.refused(
       developer,
       'NewTable',
-      { ...fields, Columns: '[]' },
+      { ...fields, Columns: '[' },
       'panic',
-      'columns must be a non-empty JSON array',
+      'unexpected end of JSON input',
     );
+    await h.refused(developer, 'NewTable', { ...fields, Columns: '[]' }, 'panic', 'columns are undefined');
     await h.refused(
       developer,
       'NewTable',
       { ...fields, Columns: '[{"name":"a","type":"blob","conditions":"true"}]' },
       'panic',
-      /type blob of column a is not one of/,
+      'incorrect type',
     );
     await h.refused(
       developer,
       'NewTable',
       { ...fields, Columns: '[{"name":"a","type":"text","conditions":"x()"}]' },
       'panic',
-      /are not allowed/,
+      /^condition .* is not allowed$/,
     );
     await h.refused(
       developer,
       'NewTable',
       { ...fields, Permissions: '{"insert":"true"}' },
       'panic',
-      'permission update is missing',
+      'Update condition is empty',
     );
     await h.refused(
       developer,
@@ -207,13 +207,7 @@ describe('tables', () => {
       'warning',
       'table nothing has not been found',
     );
-    await h.refused(
-      developer,
-      'EditTable',
-      { ...fields, UpdatePerm: '' },
-      'panic',
-      'Conditions cannot be empty',
-    );
+    await h.refused(developer, 'EditTable', { ...fields, UpdatePerm: '' }, 'panic', 'conditions is empty');
     // A platform table's row is MainCondition's: the developer may not change it.
     await h.refused(developer, 'EditTable', { ...fields, Name: 'pages' }, 'warning', 'Access denied');
   });
@@ -236,7 +230,8 @@ describe('tables', () => {
     const [{ after }] = run.changes['1_tables'].updated;
     expect(parsedTable(after)).toEqual({
       ...parsedTable(tableRow),
-      columns: { title: 'true', price: DEVELOPER, note: { update: 'true', read: 'true' } },
+      // The permission text as given, as the reference keeps it.
+      columns: { title: 'true', price: DEVELOPER, note: '{"update":"true","read":"true"}' },
     });
     expect(run.journal).toEqual([
       {
@@ -320,7 +315,13 @@ describe('tables', () => {
       'error',
       'Column permission update must be a string',
     );
-    await h.refused(developer, 'NewColumn', { ...fields, Permissions: 'maybe' }, 'panic', /are not allowed/);
+    await h.refused(
+      developer,
+      'NewColumn',
+      { ...fields, Permissions: 'maybe' },
+      'panic',
+      /^condition .* is not allowed$/,
+    );
   });
 
   it('EditColumn replaces a column’s permission', async () => {
@@ -382,7 +383,8 @@ describe('contracts', () => {
       Conditions: DEVELOPER,
     });
     expectOk(run);
-    expect(run.outcome.result).toBe(String(5000 + Number(id)));
+    // The row id, as the reference returns it (a client opens row/contracts/<id>); transactions use 5000 + id.
+    expect(run.outcome.result).toBe(id);
     contract = {
       id,
       ecosystem: '1',
@@ -483,14 +485,14 @@ describe('contracts', () => {
       'NewContract',
       { ...fields, Value: 'contract Broken {\n  action {\n    $x = \n  }\n}' },
       'panic',
-      "unexpected '}'; expecting operand [Ln:4 Col:3]",
+      'there is not eval expression',
     );
     await h.refused(
       developer,
       'NewContract',
       { ...fields, Conditions: 'DBFind("keys")' },
       'panic',
-      /are not allowed/,
+      /^condition .* is not allowed$/,
     );
     expect(h.bench.contracts.contract('Broken', 1n)).toBeUndefined();
   });
@@ -544,14 +546,14 @@ describe('contracts', () => {
       'EditContract',
       { Id: id, Value: 'contract Bye {\n}' },
       'panic',
-      'Contracts or functions names cannot be changed',
+      'contracts or functions names cannot be changed',
     );
     await h.refused(
       developer,
       'EditContract',
       { Id: id, Value: 'contract Hello {\n  action {\n    $result = Nope()\n  }\n}' },
       'panic',
-      'unknown identifier Nope [Ln:3 Col:15]',
+      'unknown identifier Nope',
     );
     expect(h.bench.contracts.contract('Hello', 1n)?.source).toBe(HELLO);
     // A system contract's row is MainCondition's.
@@ -729,10 +731,10 @@ describe('a new contract on a new table', () => {
       Permissions: `{"update": "true", "read": "${read}"}`,
     });
     expectOk(edit);
-    expect(JSON.parse(edit.changes['1_tables'].updated[0].after.columns!).price).toEqual({
-      update: 'true',
-      read,
-    });
+    // Kept as given, as the reference keeps it.
+    expect(JSON.parse(edit.changes['1_tables'].updated[0].after.columns!).price).toBe(
+      `{"update": "true", "read": "${read}"}`,
+    );
     expect(JSON.parse((await h.bench.mustRun(stranger, 'ReadThing', { Id: id })).result)).toEqual({
       id: String(id),
       title: 'chair',
@@ -773,13 +775,13 @@ describe('a new contract on a new table', () => {
       Conditions: DEVELOPER,
     });
     for (const [mode, message] of [
-      ['keys', 'Access denied: updating keys'],
-      ['history', 'Access denied: inserting into history'],
-      ['members', 'Access denied: inserting into members'],
-      ['contracts', 'Access denied: updating contracts'],
-      ['tables', 'Access denied: updating tables'],
-      ['parameters', 'Access denied: updating parameters'],
-      ['ecosystems', 'Access denied: updating ecosystems'],
+      ['keys', 'table: access denied'],
+      ['history', 'table: access denied'],
+      ['members', 'table: access denied'],
+      ['contracts', 'table: access denied'],
+      ['tables', 'table: access denied'],
+      ['parameters', 'table: access denied'],
+      ['ecosystems', 'table: access denied'],
     ]) {
       await h.refused(h.founder, 'Sneaky', { Mode: mode }, 'panic', message);
     }
@@ -796,6 +798,12 @@ describe('a new contract on a new table', () => {
       Value: source,
       Conditions: DEVELOPER,
     });
-    await h.refused(h.founder, 'SchemaProbe', {}, 'panic', /CreateTable is not allowed here/);
+    await h.refused(
+      h.founder,
+      'SchemaProbe',
+      {},
+      'panic',
+      /^CreateTable can only be called with condition: /,
+    );
   });
 });

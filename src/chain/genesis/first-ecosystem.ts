@@ -4,7 +4,7 @@ import {
   MAIN_CONDITION,
   type EcosystemSeedInput,
   type SeedRow,
-} from './ecosystem-seed';
+} from '../seed/ecosystem-seed';
 import { platformParameterRows, type GenesisPlatformInput } from './platform-parameters';
 import { DEFAULT_MENU, GENESIS_LANGUAGES, GENESIS_PAGES, GENESIS_SNIPPETS } from './genesis-pages';
 import { tableMetadataRows } from './table-permissions';
@@ -14,6 +14,8 @@ export const PLATFORM_DIGITS = 12;
 export const FOUNDER_INITIAL_UTXO = 5_250_000n * 10n ** 12n;
 /** The platform ecosystem's total supply, fixed (json-rpc.md §10.4: ecosystemInfo). */
 export const PLATFORM_TOTAL_AMOUNT = '2100000000000000000000';
+/** CheckNodesBan runs every this many blocks, from that block on. */
+export const CHECK_NODES_BAN_EVERY = 10;
 export const SYSTEM_APPLICATION_UUID = '6f3e2b1a-0c4d-4e5f-8a9b-1c2d3e4f5a6b';
 
 export interface GenesisContract {
@@ -78,6 +80,15 @@ export function firstEcosystemRows(input: FirstEcosystemInput): SeedRow[] {
     });
   }
   for (const table of tableMetadataRows()) add('1_tables', { ecosystem: 1, app_id: 1, ...table });
+  // The platform's periodic work, run by the block producer as the node (docs/contracts.md, "Delayed contracts").
+  add('1_delayed_contracts', {
+    contract: '@1CheckNodesBan',
+    key_id: input.nodeKeyId,
+    block_id: CHECK_NODES_BAN_EVERY,
+    every_block: CHECK_NODES_BAN_EVERY,
+    high_rate: 4,
+    conditions: 'ContractConditions("@1MainCondition")',
+  });
   add('1_menu', {
     ecosystem: 1,
     name: 'default_menu',

@@ -209,7 +209,9 @@ const TABLE_FORMS: Record<string, string> = {
     '        Form(Class: form-inline){',
     '            Input(Name: Name, Placeholder: "$@1sys_name$")',
     '            Input(Name: Value, Placeholder: Value)',
-    '            Button(Body: "$@1sys_add$", Class: btn btn-primary, Contract: @1NewParameter, Params: "Name=Val(Name),Value=Val(Value),Conditions=ContractConditions(\\"DeveloperCondition\\")", Page: system_parameters)',
+    // A value with parentheses in Params would be a function; Weaver sends only text and Val(…) values.
+    '            Input(Name: Conditions, Value: "ContractConditions(\\"DeveloperCondition\\")")',
+    '            Button(Body: "$@1sys_add$", Class: btn btn-primary, Contract: @1NewParameter, Params: "Name=Val(Name),Value=Val(Value),Conditions=Val(Conditions)", Page: system_parameters)',
     '        }',
   ].join('\n'),
 };
@@ -263,11 +265,16 @@ export const HOME_PAGE = [
 export const NOTIFICATIONS_PAGE = [
   'SetTitle("$@1sys_notifications$")',
   'Div(content-wrapper){',
-  '    DBFind(notifications, src_notifications).Columns("id,page_name,date_created").Where({"closed": 0}).Order({"id": -1}).Limit(25).Count(notifications_count)',
+  // The caller's own open notifications (NotificationsSend), newest first; a button closes one.
+  '    DBFind(notifications, src_notifications).Columns("id,notification->header,page_name,date_created").Where({"closed": 0, "recipient->account": "#account_id#"}).Order({"id": -1}).Limit(25).Count(notifications_count)',
   '    If(#notifications_count# == 0){',
   '        P(Class: text-muted){ Em($@1sys_no_notifications$) }',
   '    }.Else{',
-  '        Table(src_notifications, "Id=id,Page=page_name,Created=date_created")',
+  '        Table(src_notifications, "Id=id,Header=notification.header,Page=page_name,Created=date_created")',
+  '        Form(Class: form-inline){',
+  '            Input(Name: NotificationId, Placeholder: Id)',
+  '            Button(Body: "$@1sys_close$", Class: btn btn-default, Contract: @1NotificationsClose, Params: "NotificationId=Val(NotificationId)", Page: notifications)',
+  '        }',
   '    }',
   '}',
 ].join('\n');
@@ -309,6 +316,7 @@ export const GENESIS_LANGUAGES: GenesisLanguage[] = [
   { name: 'sys_system_tables', res: { en: 'System tables', fr: 'Tables système' } },
   { name: 'sys_notifications', res: { en: 'Notifications', fr: 'Notifications' } },
   { name: 'sys_no_notifications', res: { en: 'No notifications', fr: 'Aucune notification' } },
+  { name: 'sys_close', res: { en: 'Close', fr: 'Fermer' } },
   { name: 'sys_empty', res: { en: 'No rows yet', fr: 'Aucune ligne' } },
   { name: 'sys_rows', res: { en: 'rows', fr: 'lignes' } },
   { name: 'sys_name', res: { en: 'Name', fr: 'Nom' } },

@@ -7,10 +7,10 @@ import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { parseHonorNodes } from '../platform-parameters.service';
 import type { NodeKeys } from '../node-keys';
-import type { SeedRow } from './ecosystem-seed';
-import { SYSTEM_CONTRACTS } from '../../contracts/system';
+import type { SeedRow } from '../seed/ecosystem-seed';
+import { SYSTEM_CONTRACTS } from './system-contracts';
 import { FOUNDER_INITIAL_UTXO, firstEcosystemRows } from './first-ecosystem';
-import { idAllocator, insertRows } from './row-writer';
+import { idAllocator, insertRows } from '../seed/row-writer';
 
 export const BLOCK_VERSION = 3;
 /** spent_info type of the founder's genesis output (formats.md §6.1). */

@@ -1,4 +1,4 @@
-import { DEVELOPER_CONDITION, MAIN_CONDITION } from './ecosystem-seed';
+import { DEVELOPER_CONDITION, MAIN_CONDITION } from '../seed/ecosystem-seed';
 
 /**
  * The `1_tables` rows of ecosystem 1: who may insert, update and add columns to each shared table, and
@@ -152,7 +152,13 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'notifications',
-    { insert: DEVELOPER_CONDITION, update: DEVELOPER_CONDITION, new_column: MAIN_CONDITION },
+    // Written only through the notification contracts, which check sender, recipient and role (the
+    // VM evaluates both sides of ||, so "these contracts or a developer" cannot be said as one condition).
+    {
+      insert: access('NotificationsSend', 'NotificationsBroadcast'),
+      update: access('NotificationsProcess', 'NotificationsClose'),
+      new_column: MAIN_CONDITION,
+    },
     [
       'recipient',
       'sender',
@@ -200,7 +206,9 @@ const TABLES: [string, TablePermissions, string[]][] = [
   ],
   [
     'delayed_contracts',
-    { insert: MAIN_CONDITION, update: MAIN_CONDITION, new_column: 'false' },
+    // The founder schedules rows; only the contracts the producer runs as the node count their runs (a
+    // condition cannot say "the founder or these contracts": ContractConditions fails rather than answer false).
+    { insert: MAIN_CONDITION, update: access('CallDelayedContract', 'CheckNodesBan'), new_column: 'false' },
     [
       'contract',
       'key_id',

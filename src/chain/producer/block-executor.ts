@@ -8,15 +8,16 @@ import {
   WriteBehindFailure,
   type JournalRecord,
   type TxIsolation,
-} from '../../contracts/host';
+} from '../../contract-host';
 import { APP_CONFIG, type AppConfig } from '../../config';
 import { asBuffer, bindList, type Sql } from '../../database/database.service';
-import { contractArguments } from '../../tx/contract-params';
-import { KeyBans } from '../../tx/key-bans';
-import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../../tx/tx-limits';
+import { contractArguments } from '../rules/contract-params';
+import { KeyBans } from '../rules/key-bans';
+import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../rules/tx-limits';
 import { toVmError, VmError } from '../../vm';
 import { decodeSmartContractEnvelope, decodeSmartTransactionPayload, type SmartTransaction } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
+import type { BlockNotices } from '../chain-events';
 import { NativeTransfers } from './native-transfers';
 
 export interface BlockLimits {
@@ -25,7 +26,10 @@ export interface BlockLimits {
   blockSize: number;
   fuelPerTx: number;
   fuelPerBlock: number;
+  /** How long a block may take to make: once it ran this long, the waiting transactions wait for the next. */
   generationMs: number;
+  /** A transaction's own time limit: `max_block_generation_time`, as in the reference. */
+  txTimeMs: number;
 }
 
 export interface BlockContext {
@@ -63,9 +67,12 @@ export interface ExecutedBlock {
   duplicates: Buffer[];
   /** The journal of the included transactions, in order: written with the block. */
   journal: JournalRecord[];
+  /** What the included transactions asked to have published once the block is committed. */
+  notices?: BlockNotices;
 }
 
-interface PendingRow {
+/** A transaction to run: a row of the queue, or one the producer made (the block's delayed contract calls). */
+export interface PendingRow {
   hash: unknown;
   data: unknown;
 }
@@ -89,17 +96,18 @@ export class BlockExecutor {
   ) {}
 
   /**
-   * Runs the waiting transactions that fit the block. With the write-behind layer on, the block is first
-   * made in memory (rows kept between blocks, writes queued and written in bulk); when a queued write
-   * fails, that attempt is taken back whole and the block is made again with a savepoint per transaction,
-   * so the outcome never depends on the way it was made.
+   * Runs `leading` (the producer's own calls) and the waiting transactions that fit the block. With the
+   * write-behind layer on, the block is first made in memory (rows kept between blocks, writes queued and
+   * written in bulk); when a queued write fails, that attempt is taken back whole and the block is made
+   * again with a savepoint per transaction, so the outcome never depends on the way it was made.
    */
-  async run(sql: Sql, context: BlockContext): Promise<ExecutedBlock> {
-    const pending = await sql.query<PendingRow>(
+  async run(sql: Sql, context: BlockContext, leading: readonly PendingRow[] = []): Promise<ExecutedBlock> {
+    const queued = await sql.query<PendingRow>(
       `SELECT "hash", "data" FROM "transactions" WHERE "used" = 0 AND "verified" = 1
         ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
-      [context.limits.txPerBlock],
+      [Math.max(0, context.limits.txPerBlock - leading.length)],
     );
+    const pending = [...leading, ...queued];
     if (pending.length === 0) return { included: [], failed: [], duplicates: [], journal: [] };
     const mined = await this.alreadyMined(
       sql,
@@ -111,7 +119,11 @@ export class BlockExecutor {
       const cache = new BlockCache(sql);
       executed = await this.execute(context, pending, mined, cache, () => new SavepointIsolation(sql));
     }
-    for (const failed of executed.failed) if (failed.keyId !== 0n) this.bans.strike(failed.keyId);
+    // The node's own calls (delayed contracts) never count against its key.
+    const own = new Set(leading.map((row) => asBuffer(row.hash).toString('hex')));
+    for (const failed of executed.failed) {
+      if (failed.keyId !== 0n && !own.has(failed.hash.toString('hex'))) this.bans.strike(failed.keyId);
+    }
     return executed;
   }
 
@@ -191,6 +203,7 @@ export class BlockExecutor {
         continue;
       }
       executed.journal.push(...journal);
+      if (outcome.notices) executed.notices = mergeNotices(executed.notices, outcome.notices);
       perUser.set(tx.keyId, count + 1);
       size += stored.length;
       fuel += outcome.fuel;
@@ -214,12 +227,12 @@ export class BlockExecutor {
     hash: Buffer,
     cache: BlockCache,
     journal: JournalRecord[],
-  ): Promise<{ result: string; contractName: string; fuel: number; error?: string }> {
+  ): Promise<{ result: string; contractName: string; fuel: number; error?: string; notices?: BlockNotices }> {
     const { sql } = isolation;
     const writeBehind = isolation instanceof WriteBehind ? isolation : undefined;
     await isolation.begin();
     try {
-      let outcome: { result: string; contractName: string; fuel: number };
+      let outcome: { result: string; contractName: string; fuel: number; notices?: BlockNotices };
       if (tx.transferSelf || tx.utxo) {
         outcome = { ...(await this.transfers.run(sql, tx, hash, context, journal, cache)), fuel: 0 };
       } else {
@@ -245,12 +258,17 @@ export class BlockExecutor {
           time: tx.time,
           lang: tx.lang || undefined,
           fuelLimit: context.limits.fuelPerTx,
-          deadline: Date.now() + context.limits.generationMs,
+          deadline: Date.now() + context.limits.txTimeMs,
           cache,
           writeBehind,
           journal,
         });
-        outcome = { result: run.result, contractName: contract.key, fuel: run.fuelUsed };
+        outcome = {
+          result: run.result,
+          contractName: contract.key,
+          fuel: run.fuelUsed,
+          notices: run.notices,
+        };
       }
       if (writeBehind?.failure) throw writeBehind.failure;
       await isolation.commit();
@@ -332,4 +350,20 @@ export class BlockExecutor {
       [done.map((hash) => hash.toString('hex'))],
     );
   }
+}
+
+/** Two sets of requests as one. */
+function mergeNotices(into: BlockNotices | undefined, more: BlockNotices): BlockNotices {
+  const merged: BlockNotices = into ?? { accounts: new Map(), roles: new Map() };
+  for (const [ecosystem, accounts] of more.accounts) {
+    const known = merged.accounts.get(ecosystem) ?? new Set<string>();
+    for (const account of accounts) known.add(account);
+    merged.accounts.set(ecosystem, known);
+  }
+  for (const [ecosystem, roles] of more.roles) {
+    const known = merged.roles.get(ecosystem) ?? new Set<bigint>();
+    for (const role of roles) known.add(role);
+    merged.roles.set(ecosystem, known);
+  }
+  return merged;
 }

@@ -16,8 +16,9 @@ import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
-import { ChainEvents } from '../chain-events';
+import { ChainEvents, type BlockNotices } from '../chain-events';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
+import { DelayedContracts } from './delayed-contracts';
 import { nextSlotStart, slotAt, type SlotClock } from './slot-clock';
 import { rollbacksHash, type JournalRecord } from './rollbacks-hash';
 import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
@@ -68,6 +69,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly identity: NodeIdentity,
     private readonly parameters: PlatformParametersService,
     private readonly executor: BlockExecutor,
+    private readonly delayed: DelayedContracts,
     private readonly events: ChainEvents,
     private readonly nodeState: NodeStateService,
     private readonly metrics: PrometheusMetrics,
@@ -233,46 +235,80 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     return this.clock;
   }
 
-  /** Makes one block from the waiting transactions, or nothing when none waits. */
+  /**
+   * Makes one block from the waiting transactions and the delayed contracts due in it, or nothing when there
+   * are neither.
+   */
   async produce(): Promise<ProducedBlock | undefined> {
     // Most ticks find nothing to do: ask before opening a block's transaction.
     const waiting = await this.db.one(
       `SELECT 1 FROM "transactions" WHERE "used" = 0 AND "verified" = 1 LIMIT 1`,
     );
-    if (!waiting) return undefined;
+    if (!waiting && !(await this.delayed.dueAfterTip(this.db))) return undefined;
     const started = performance.now();
-    const block = await this.contracts.transaction(async (sql) => {
+    let changedPlatformParameters = false;
+    let notices: BlockNotices | undefined;
+    const { block, failed } = await this.contracts.transaction(async (sql) => {
       const tip = await this.tip(sql);
       const limits = await this.limits(sql);
       const blockId = tip.id + 1n;
       const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
       const time = nowSeconds > tip.time ? nowSeconds : tip.time;
       const started = Date.now();
-      const executed = await this.executor.run(sql, {
-        blockId,
-        time,
-        keyId: this.identity.keys.founder.keyId,
-        nodePosition: BigInt(this.position),
-        limits,
-      });
+      const calls = await this.delayed.calls(sql, blockId, time);
+      const executed = await this.executor.run(
+        sql,
+        {
+          blockId,
+          time,
+          keyId: this.identity.keys.founder.keyId,
+          nodePosition: BigInt(this.position),
+          limits,
+        },
+        calls,
+      );
+      this.reportFailedCalls(blockId, calls, executed);
       if (executed.included.length === 0) {
         await this.executor.settleFailures(sql, executed);
-        return undefined;
+        return { block: undefined, failed: executed.failed.length };
       }
       const ran = Date.now();
+      // The VM's prices are platform parameters: read again once the block that changed them is written.
+      changedPlatformParameters = executed.journal.some(
+        (record) => record.table_name === '1_platform_parameters',
+      );
       const block = await this.writeBlock(sql, tip, blockId, time, executed);
+      notices = executed.notices;
       await this.events.announce(sql, { kind: 'block', height: blockId });
       this.logger.debug(
         `block ${blockId}: ${executed.included.length} transactions, ${executed.failed.length} failed; ` +
           `ran in ${ran - started} ms, written in ${Date.now() - ran} ms`,
       );
-      return block;
+      return { block, failed: block.failed };
     });
+    // Counted only once committed: a batch rolled back returns to the queue and is taken again.
+    this.metrics.transactionsSettled(block?.txCount ?? 0, failed);
     if (block) {
-      this.events.publish({ kind: 'block', height: block.id });
-      this.metrics.blockProduced((performance.now() - started) / 1000, block.txCount, block.failed);
+      this.events.publish({ kind: 'block', height: block.id, notices });
+      this.metrics.blockProduced((performance.now() - started) / 1000);
+      if (changedPlatformParameters) await this.contracts.loadPrices();
     }
     return block;
+  }
+
+  /** A delayed contract whose call failed is not retried before it is due again: the operator should know. */
+  private reportFailedCalls(
+    blockId: bigint,
+    calls: readonly { hash: Buffer }[],
+    executed: ExecutedBlock,
+  ): void {
+    if (calls.length === 0) return;
+    const ours = new Set(calls.map((call) => call.hash.toString('hex')));
+    for (const failed of executed.failed) {
+      if (ours.has(failed.hash.toString('hex'))) {
+        this.logger.warn(`block ${blockId}: a delayed contract call failed: ${failed.error}`);
+      }
+    }
   }
 
   private async tip(sql: Sql): Promise<Tip> {
@@ -311,8 +347,10 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       blockSize: value('max_block_size', 67_108_864),
       fuelPerTx: value('max_fuel_tx', 20_000_000),
       fuelPerBlock: value('max_fuel_block', 200_000_000),
-      // A slot shorter than the generation time bounds the work of a block too.
+      // A slot shorter than the generation time bounds the work of a block too (not the limit of the
+      // transaction under way, which is the platform's, as in the reference).
       generationMs: Math.min(generationMs, this.config.blockSlotMs ?? generationMs),
+      txTimeMs: generationMs,
     };
   }
 

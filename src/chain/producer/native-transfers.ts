@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Journal, type BlockCache, type JournalRecord } from '../../contracts/host';
+import { Journal, type BlockCache, type JournalRecord } from '../../contract-host';
 import type { Sql } from '../../database/database.service';
 import { panic } from '../../vm';
 import { TX_TYPE, type SmartTransaction } from '../codec';

@@ -1,4 +1,4 @@
-import type { JournalRecord } from '../../contracts/host';
+import type { JournalRecord } from '../../contract-host';
 import type { Hasher } from '../../crypto';
 
 export type { JournalRecord };

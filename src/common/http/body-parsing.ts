@@ -3,6 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import qs from 'qs';
 import type { RequestLimits } from '../../config';
 import { ApiError } from '../api-error';
+import { isRpcPath } from '../node-state.service';
 import type { ApiRequest, UploadedPart } from './api-request';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -13,10 +14,6 @@ function assertUtf8(buffer: Buffer): void {
   } catch {
     throw Object.assign(new Error('request body is not valid UTF-8'), { status: 400 });
   }
-}
-
-export function isRpcPath(path: string): boolean {
-  return path === '/' || path === '/rpc';
 }
 
 type Handler = (req: Request, res: Response, next: (error?: unknown) => void) => void;

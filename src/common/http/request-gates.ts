@@ -9,16 +9,15 @@ import {
   applyDecorators,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiBearerAuth } from '@nestjs/swagger';
-import { SESSION_AUTH } from '../../api-docs/openapi';
+import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
+import { BLOCKCHAIN_ONLY_EXTENSION, SESSION_AUTH } from '../../api-docs/api-route.decorator';
 import type { NextFunction, Request, Response } from 'express';
-import type { Caller } from '../../auth/caller';
-import { requireSession, type TokenService } from '../../auth/token.service';
+import type { Caller } from '../caller';
+import { requireSession, type TokenService } from '../token.service';
 import { APP_CONFIG, type AppConfig } from '../../config';
 import { ApiError } from '../api-error';
-import type { NodeStateService } from '../node-state.service';
+import { isRpcPath, SERVED_IN_EVERY_STATE, type NodeStateService } from '../node-state.service';
 import type { ApiRequest } from './api-request';
-import { isRpcPath } from './body-parsing';
 import { sendRestError } from './responses';
 
 /** Resolves the caller from the Authorization header once, for REST and JSON-RPC alike. */
@@ -29,12 +28,10 @@ export function callerMiddleware(tokens: TokenService) {
   };
 }
 
-const ALWAYS_SERVED = new Set(['/api/v2/version', '/healthz', '/readyz', '/metrics']);
-
 /** While the node updates its chain or is stopped, REST routes answer 503 (JSON-RPC says so per call). */
 export function nodeStateMiddleware(state: NodeStateService, height: () => Promise<bigint>) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (state.state === 'running' || ALWAYS_SERVED.has(req.path) || isRpcPath(req.path)) {
+    if (state.state === 'running' || SERVED_IN_EVERY_STATE.has(req.path) || isRpcPath(req.path)) {
       next();
       return;
     }
@@ -62,7 +59,8 @@ export const Auth = () => applyDecorators(UseGuards(SessionGuard), ApiBearerAuth
 const BLOCKCHAIN_ROUTE = 'ibax:blockchain-route';
 
 /** A route a CLB node does not have (interface.md's list); it answers 404 there as an unknown path would. */
-export const BlockchainRoute = () => SetMetadata(BLOCKCHAIN_ROUTE, true);
+export const BlockchainRoute = () =>
+  applyDecorators(SetMetadata(BLOCKCHAIN_ROUTE, true), ApiExtension(BLOCKCHAIN_ONLY_EXTENSION, true));
 
 @Injectable()
 export class ClbRouteGuard implements CanActivate {

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 /** A command line the CLI cannot run: reported on stderr with exit code 2. */
 export class UsageError extends Error {}
 
-export const USAGE = `Usage: npm run cli -- <command> [arguments] [options]
+export const USAGE = `Usage: ibax <command> [arguments] [options]      (npx ibax … in the project)
 
 Commands
   keygen [--out <file>]              new private key, public key and account (JSON); with --out the
@@ -13,6 +13,11 @@ Commands
                                      values are converted by the contract's field types
        [--format sdk|client] [--no-wait] [--ecosystem <n>] [--timeout <seconds>]
   status <hash>…                     txstatus of transactions
+  watch [<hash>…] [--timeout <seconds>]
+                                     follow the chain over the node's WebSocket: each new block as a
+                                     JSON line, and each given transaction's outcome as \`call\` prints it;
+                                     with hashes it exits once all are settled (0, or 1 if one failed),
+                                     without them it runs until Ctrl-C (exit 0) or --timeout
   block <id>                         a block with its transactions (detailed_blocks)
   rollback <n>                       take the last n blocks off the chain (admin.rollbackBlocks; the node
                                      must serve the admin namespace: JSONRPC_NAMESPACES=ibax,chain,net,admin)
@@ -26,8 +31,9 @@ Options
                      keygen only: ECC_Secp256k1|ECC_P256 and KECCAK256|SHA256|SHA3_256, to make a key
                      without asking the node (default: the node's, from getuid)
 
-Output is JSON on stdout. Errors go to stderr: exit code 1 when the node refuses or a transaction
-fails, 2 for a wrong command line.`;
+Output is JSON on stdout: hashes and other bytes in hex, key ids as text (watch: one JSON object a line;
+a status line on stderr when it is a terminal). Errors go to stderr: exit code 1 when the node refuses
+or a transaction fails, 2 for a wrong command line.`;
 
 const OPTIONS = {
   node: { type: 'string' },
@@ -56,6 +62,7 @@ const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   status: [...KEY_OPTIONS, 'ecosystem'],
   block: [],
   rollback: [],
+  watch: ['timeout'],
 };
 
 export type CliOptions = {

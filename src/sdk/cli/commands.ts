@@ -13,6 +13,7 @@ import {
   type HasherName,
 } from '../../crypto';
 import { IbaxClient, exactJsonText, type TxStatusAnswer } from '../client';
+import { LiveConnectionError, type Subscription, type TxStatusPush } from '../live';
 import { contractParams } from '../transactions';
 import {
   USAGE,
@@ -26,10 +27,24 @@ import {
 
 export const DEFAULT_NODE = 'http://127.0.0.1:7079';
 
-/** Where the CLI writes; the process's streams in scripts/cli.ts. */
+/** The one environment variable of the node's address for its clients (the CLI and scripts/login-demo.ts). */
+export const NODE_ADDRESS_VARIABLE = 'IBAX_NODE';
+
+/** The node's address: `--node`, else IBAX_NODE, else the address `npm start` listens on by default. */
+export function nodeAddress(option: string | undefined, env: NodeJS.ProcessEnv): string {
+  const url = option ?? env[NODE_ADDRESS_VARIABLE] ?? DEFAULT_NODE;
+  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`node address must be http(s)://…, not "${url}"`);
+  return url.replace(/\/+$/, '');
+}
+
+/** Where the CLI writes, and what it is told; the process's streams and signals in scripts/cli.ts. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** The width of stderr when it is a terminal (a live status line may go there); unset when it is not. */
+  terminalColumns?: number;
+  /** Calls `listener` on Ctrl-C (SIGINT) or SIGTERM from now on; returns what stops listening. */
+  onInterrupt?(listener: () => void): () => void;
 }
 
 /** A failure whose details are data (a transaction's error): printed as JSON on stderr, exit code 1. */
@@ -37,6 +52,11 @@ class CommandFailure extends Error {
   constructor(readonly details: unknown) {
     super('command failed');
   }
+}
+
+/** What a command that wrote its own output returns: the exit code. */
+class ExitCode {
+  constructor(readonly code: number) {}
 }
 
 /** JSON with exact integers, indented for reading. */
@@ -53,10 +73,9 @@ class Context {
     readonly args: string[],
     readonly options: CliOptions,
     private readonly env: NodeJS.ProcessEnv,
+    readonly io: CliIo,
   ) {
-    const url = options.node ?? env.IBAX_NODE ?? DEFAULT_NODE;
-    if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`node address must be http(s)://…, not "${url}"`);
-    this.nodeUrl = url.replace(/\/+$/, '');
+    this.nodeUrl = nodeAddress(options.node, env);
   }
 
   /** A client with the node's curve and hasher (asked once). */
@@ -87,6 +106,12 @@ class Context {
       throw new UsageError(`${source}: ${(error as Error).message}`);
     }
     return text.trim();
+  }
+
+  /** --timeout in milliseconds, or undefined. */
+  get timeoutMs(): number | undefined {
+    const { timeout } = this.options;
+    return timeout === undefined ? undefined : Number(positiveInteger(timeout, '--timeout')) * 1000;
   }
 
   get ecosystem(): number | undefined {
@@ -161,11 +186,11 @@ const call: Command = async (context) => {
   expectArgs('call', context.args, 1, Infinity);
   const [name, ...assignments] = context.args;
   const args = parseAssignments(assignments);
-  const { format, timeout } = context.options;
+  const { format } = context.options;
   if (format !== undefined && format !== 'sdk' && format !== 'client') {
     throw new UsageError(`--format must be sdk or client, not "${format}"`);
   }
-  const timeoutMs = timeout === undefined ? undefined : Number(positiveInteger(timeout, '--timeout')) * 1000;
+  const timeoutMs = context.timeoutMs;
   const { client, key } = await context.session();
   // Arguments that do not fit the contract's fields are a wrong command line, found before signing.
   const contract = await client.contract(name);
@@ -195,15 +220,168 @@ function callResult(hash: string, status: TxStatusAnswer) {
   return { hash, block: BigInt(status.blockid), result: status.result };
 }
 
-const status: Command = async (context) => {
-  expectArgs('status', context.args, 1, Infinity);
-  for (const hash of context.args) {
+/** Transaction hashes of the command line, in lower case. */
+function transactionHashes(args: readonly string[]): string[] {
+  for (const hash of args) {
     if (!/^[0-9a-fA-F]{64}$/.test(hash))
       throw new UsageError(`a transaction hash is 64 hex digits, not "${hash}"`);
   }
+  return [...new Set(args.map((hash) => hash.toLowerCase()))];
+}
+
+const status: Command = async (context) => {
+  expectArgs('status', context.args, 1, Infinity);
+  const hashes = transactionHashes(context.args);
   const { client } = await context.session();
-  return client.txStatus(context.args.map((hash) => hash.toLowerCase()));
+  return client.txStatus(hashes);
 };
+
+/** The exit code of a watch for transactions that Ctrl-C stopped before they were all settled (128 + SIGINT). */
+const INTERRUPTED = 130;
+
+/** A transaction's outcome as a watch line: what `call` prints for it. */
+function settledLine(push: TxStatusPush): Record<string, unknown> {
+  if (push.errmsg) return { hash: push.hash, error: push.errmsg };
+  return { hash: push.hash, block: BigInt(push.blockid), result: push.result };
+}
+
+/**
+ * A line on stderr saying what `watch` waits for, redrawn in place. Only on a terminal: stdout stays JSON
+ * lines for a pipe, and a stderr that is a file or a pipe gets no control characters. Stdout may be the
+ * same terminal, so the status line steps aside for each output line and comes back under it.
+ */
+class StatusLine {
+  private shown = false;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly text: () => string,
+  ) {}
+
+  draw(): void {
+    const columns = this.io.terminalColumns;
+    if (columns === undefined) return;
+    this.io.stderr(`\r\x1b[K${this.text().slice(0, Math.max(10, columns - 1))}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (!this.shown) return;
+    this.io.stderr('\r\x1b[K');
+    this.shown = false;
+  }
+
+  print(line: string): void {
+    this.clear();
+    this.io.stdout(`${line}\n`);
+    this.draw();
+  }
+}
+
+/**
+ * watch: new blocks as JSON lines, and with hashes each transaction's outcome; ends when every given
+ * transaction is settled (1 if one failed), at --timeout (1 if one is not settled), or at Ctrl-C.
+ */
+const watch: Command = async (context) => {
+  const hashes = transactionHashes(context.args);
+  const timeoutMs = context.timeoutMs;
+  const { io } = context;
+  const client = new IbaxClient(context.nodeUrl);
+  const unsettled = new Set(hashes);
+  const started = Date.now();
+  let failed = 0;
+  let lastBlock: { id: number; at: number } | undefined;
+  const seconds = (since: number) => Math.round((Date.now() - since) / 1000);
+  const status = new StatusLine(io, () => {
+    const block = lastBlock ? `block ${lastBlock.id}, ${seconds(lastBlock.at)} s ago` : 'no block yet';
+    if (hashes.length === 0) return `watching ${context.nodeUrl}: ${block} (Ctrl-C to stop)`;
+    const settled = `${hashes.length - unsettled.size} of ${hashes.length} transactions settled`;
+    return `${settled}${failed > 0 ? `, ${failed} failed` : ''}; ${block}; waiting ${seconds(started)} s`;
+  });
+  let finish!: (code: number, message?: string) => void;
+  const finished = new Promise<{ code: number; message?: string }>(
+    (resolve) => (finish = (code, message) => resolve({ code, message })),
+  );
+  const notSettled = () => `${unsettled.size} not settled: ${[...unsettled].join(' ')}`;
+  const stopListening = io.onInterrupt?.(() =>
+    unsettled.size > 0 ? finish(INTERRUPTED, `interrupted; ${notSettled()}`) : finish(0),
+  );
+  const deadline =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            unsettled.size > 0
+              ? finish(1, `error: still waiting after ${timeoutMs / 1000} s; ${notSettled()}`)
+              : finish(0),
+          timeoutMs,
+        );
+  const ticker = io.terminalColumns === undefined ? undefined : setInterval(() => status.draw(), 1000);
+  try {
+    status.draw();
+    const subscriptions: Subscription<unknown>[] = [
+      await client.subscribe('newBlocks', {
+        onPush: (block) => {
+          lastBlock = { id: block.block_id, at: Date.now() };
+          status.print(exactJsonText(block));
+        },
+      }),
+    ];
+    if (hashes.length > 0) {
+      subscriptions.push(
+        await client.subscribe('txStatus', {
+          hashes,
+          onPush: (push) => {
+            unsettled.delete(push.hash);
+            if (push.errmsg) failed++;
+            status.print(exactJsonText(settledLine(push)));
+            if (unsettled.size === 0) finish(failed > 0 ? 1 : 0);
+          },
+        }),
+      );
+    }
+    // A connection lost (the node stopped) ends the watch with its error.
+    const lost = Promise.race(subscriptions.map((subscription) => subscription.ended)).then(
+      () => new Promise<never>(() => undefined),
+    );
+    const { code, message } = await Promise.race([finished, lost]);
+    status.clear();
+    if (message) io.stderr(`${message}\n`);
+    return new ExitCode(code);
+  } finally {
+    stopListening?.();
+    clearTimeout(deadline);
+    clearInterval(ticker);
+    status.clear();
+    await client.close();
+  }
+};
+
+/** A REST block's byte members (base64 there): printed in hex, as `call` and `status` print hashes. */
+const BLOCK_BYTES = ['hash', 'rollbacks_hash', 'rollback_hash', 'merkle_root', 'bin_data'] as const;
+
+const hexOfBase64 = (text: unknown) => Buffer.from(String(text), 'base64').toString('hex');
+
+/**
+ * A block as detailed_blocks gives it, with every byte member in hex and every key id as text: key ids are
+ * 64-bit, and a bare JSON number above 2^53 is read wrong by most JSON tools (jq among them).
+ */
+export function blockForPrinting(block: Record<string, any>): Record<string, unknown> {
+  const printed: Record<string, any> = {
+    ...block,
+    header: { ...block.header, key_id: String(block.header.key_id) },
+  };
+  for (const name of BLOCK_BYTES) {
+    if (typeof block[name] === 'string') printed[name] = hexOfBase64(block[name]);
+  }
+  printed.key_id = String(block.key_id);
+  printed.transactions = (block.transactions as Record<string, unknown>[]).map((tx) => ({
+    ...tx,
+    hash: hexOfBase64(tx.hash),
+    key_id: String(tx.key_id),
+  }));
+  return printed;
+}
 
 const block: Command = async (context) => {
   expectArgs('block', context.args, 1);
@@ -214,7 +392,7 @@ const block: Command = async (context) => {
     throw new Error(`detailed_blocks (${answer.status}): ${answer.text.slice(0, 500)}`);
   const found = (answer.body as Record<string, unknown>)[id.toString()];
   if (found === undefined) throw new Error(`block ${id} not found`);
-  return found;
+  return blockForPrinting(found as Record<string, any>);
 };
 
 const rollback: Command = async (context) => {
@@ -241,13 +419,20 @@ const COMMANDS: Record<string, Command> = {
   status,
   block,
   rollback,
+  watch,
 };
 
-/** A message for an error of the network or the node, naming the cause fetch hides. */
-function errorText(error: unknown, nodeUrl: string | undefined): string {
+/** A message for an error of the network or the node: the cause fetch hides, and how to give the address. */
+export function errorText(error: unknown, nodeUrl: string | undefined): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if ((error as Error).message === 'fetch failed' && cause) {
-    return `cannot reach the node at ${nodeUrl}: ${cause.code ?? cause.message}`;
+  const unreachable =
+    ((error as Error).message === 'fetch failed' && cause) ||
+    (error instanceof LiveConnectionError && cause?.code !== undefined);
+  if (unreachable && cause) {
+    return (
+      `cannot reach the node at ${nodeUrl}: ${cause.code ?? cause.message} ` +
+      `(give its address with --node <url> or ${NODE_ADDRESS_VARIABLE}=<url>)`
+    );
   }
   return (error as Error).message ?? String(error);
 }
@@ -261,13 +446,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo):
       io.stdout(USAGE + '\n');
       return 0;
     }
-    context = new Context(line.args, line.options, env);
+    context = new Context(line.args, line.options, env, io);
     const output = await COMMANDS[line.command](context);
+    if (output instanceof ExitCode) return output.code;
     io.stdout(jsonText(output) + '\n');
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n(npm run cli -- help for the usage)\n`);
+      io.stderr(`${error.message}\n(ibax help for the usage)\n`);
       return 2;
     }
     if (error instanceof CommandFailure) {

@@ -1,8 +1,20 @@
 import type Decimal from 'decimal.js';
 import { panic } from '../errors';
 import { goString } from '../format';
-import { checkInt64, parseDecimal, parseGoFloat, parseGoInt } from '../operators';
-import { goTypeName, isMoney, moneyToString, MoneyDecimal, utf8Bytes, utf8Text, type Value } from '../values';
+import { boundedMoney, checkInt64, parseDecimal, parseGoFloat, parseGoInt } from '../operators';
+import type { BuiltinContext } from '../context';
+import { arrayCost, bytesCost, scalarCost } from '../memory';
+import {
+  goTypeName,
+  isMoney,
+  moneyToString,
+  MoneyDecimal,
+  utf8Bytes,
+  utf8Size,
+  utf8Text,
+  type Value,
+} from '../values';
+import { reserveText } from './budget';
 import type { BuiltinDef } from './registry';
 import { expectString } from './strings';
 
@@ -29,6 +41,7 @@ export function toInt(value: Value): bigint {
   }
 }
 
+/** `Float(v)`: like the reference's ValueToFloat, which never fails: what is not a number is 0. */
 export function toFloatValue(value: Value): number {
   switch (typeof value) {
     case 'number':
@@ -36,15 +49,13 @@ export function toFloatValue(value: Value): number {
     case 'bigint':
       return Number(value);
     case 'string':
-      if (value === '') return 0;
       try {
         return parseGoFloat(value);
       } catch {
-        throw panic(`${value} is not a valid float`);
+        return 0;
       }
     default:
-      if (isMoney(value)) return value.toNumber();
-      throw panic(`${goString(value)} is not a valid float`);
+      return isMoney(value) ? value.toNumber() : 0;
   }
 }
 
@@ -55,7 +66,7 @@ export function toMoneyValue(value: Value): Decimal {
       return new MoneyDecimal(value.toString());
     case 'number':
       if (!Number.isFinite(value)) throw panic(`${goString(value)} is not a valid money`);
-      return new MoneyDecimal(value).floor();
+      return boundedMoney(new MoneyDecimal(value).floor());
     case 'string':
       if (value === '') return new MoneyDecimal(0);
       return parseDecimal(value.trim()).floor();
@@ -75,6 +86,13 @@ function hexToBytes(text: string): Uint8Array {
     );
   }
   return new Uint8Array(Buffer.from(text, 'hex'));
+}
+
+/** A map's keys as a new array (the key strings are the map's). */
+function keysOf(ctx: BuiltinContext, map: Map<string, Value>): string[] {
+  ctx.reserveMemory(arrayCost(map.size));
+  ctx.chargeWork(map.size);
+  return [...map.keys()];
 }
 
 function compareKeys(a: string, b: string): number {
@@ -126,25 +144,36 @@ export const convertBuiltins: BuiltinDef[] = [
   },
   {
     name: 'Append',
-    async: false,
+    async: true,
     params: 2,
-    fn: (_ctx, list, value) => {
-      if (list === null) return [value];
-      if (!Array.isArray(list)) throw panic(`Append: parameter 1 must be array, got ${goTypeName(list)}`);
-      return [...list, value];
+    reserves: true,
+    fn: (ctx, list, value) => {
+      if (list !== null && !Array.isArray(list)) {
+        throw panic(`Append: parameter 1 must be array, got ${goTypeName(list)}`);
+      }
+      const length = list === null ? 1 : list.length + 1;
+      ctx.reserveMemory(arrayCost(length) + scalarCost(value));
+      ctx.chargeWork(length);
+      return list === null ? [value] : [...list, value];
     },
   },
   {
     name: 'GetMapKeys',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, map) => [...expectMap(map, 'GetMapKeys').keys()],
+    reserves: true,
+    fn: (ctx, map) => keysOf(ctx, expectMap(map, 'GetMapKeys')),
   },
   {
     name: 'SortedKeys',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, map) => [...expectMap(map, 'SortedKeys').keys()].sort(compareKeys),
+    reserves: true,
+    fn: (ctx, map) => {
+      const keys = keysOf(ctx, expectMap(map, 'SortedKeys'));
+      ctx.chargeWork(keys.length * Math.ceil(Math.log2(keys.length + 1)));
+      return keys.sort(compareKeys);
+    },
   },
   // The Go type of the value; nil is "nil" (not Go's "<nil>"), as in the reference.
   {
@@ -155,17 +184,31 @@ export const convertBuiltins: BuiltinDef[] = [
   },
   {
     name: 'StringToBytes',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, text) => utf8Bytes(expectString(text, 'StringToBytes')),
+    reserves: true,
+    fn: (ctx, text) => {
+      const source = expectString(text, 'StringToBytes');
+      const size = utf8Size(source);
+      ctx.reserveMemory(bytesCost(size));
+      ctx.chargeWork(source.length + size);
+      return utf8Bytes(source);
+    },
   },
   {
     name: 'BytesToString',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, bytes) => {
+    reserves: true,
+    fn: (ctx, bytes) => {
       if (!(bytes instanceof Uint8Array))
         throw panic(`BytesToString: parameter 1 must be bytes, got ${goTypeName(bytes)}`);
+      // At most one character per byte, two bytes each when any is above U+00FF.
+      reserveText(
+        ctx,
+        bytes.length,
+        bytes.some((byte) => byte >= 0xc4),
+      );
       return utf8Text(bytes);
     },
   },
@@ -187,8 +230,14 @@ export const convertBuiltins: BuiltinDef[] = [
   },
   {
     name: 'HexToBytes',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, text) => hexToBytes(expectString(text, 'HexToBytes')),
+    reserves: true,
+    fn: (ctx, text) => {
+      const source = expectString(text, 'HexToBytes');
+      ctx.reserveMemory(bytesCost(source.length >> 1));
+      ctx.chargeWork(source.length);
+      return hexToBytes(source);
+    },
   },
 ];

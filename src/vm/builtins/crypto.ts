@@ -3,7 +3,9 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { panic } from '../errors';
-import { goTypeName, utf8Bytes, utf8Text, type Value } from '../values';
+import { bytesCost } from '../memory';
+import { goTypeName, utf8Bytes, utf8Size, utf8Text, type Value } from '../values';
+import { reserveText } from './budget';
 import type { BuiltinDef } from './registry';
 import { expectString } from './strings';
 
@@ -138,15 +140,29 @@ function taprootOutputKey(value: Value, fn: string): Uint8Array {
 export const cryptoBuiltins: BuiltinDef[] = [
   {
     name: 'EncodeBase64',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, text) => Buffer.from(utf8Bytes(expectString(text, 'EncodeBase64'))).toString('base64'),
+    reserves: true,
+    fn: (ctx, text) => {
+      const source = expectString(text, 'EncodeBase64');
+      const size = utf8Size(source);
+      ctx.reserveMemory(bytesCost(size));
+      reserveText(ctx, 4 * Math.ceil(size / 3));
+      return Buffer.from(utf8Bytes(source)).toString('base64');
+    },
   },
   {
     name: 'DecodeBase64',
-    async: false,
+    async: true,
     params: 1,
-    fn: (_ctx, text) => decodeBase64(expectString(text, 'DecodeBase64')),
+    reserves: true,
+    fn: (ctx, text) => {
+      const source = expectString(text, 'DecodeBase64');
+      const size = Math.ceil((source.length * 3) / 4);
+      ctx.reserveMemory(bytesCost(size));
+      reserveText(ctx, size, true);
+      return decodeBase64(source);
+    },
   },
   {
     name: 'PubToHex',

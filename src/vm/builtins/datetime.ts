@@ -225,20 +225,88 @@ export function goTimeFormat(layout: string, wall: WallClock): string {
   return out;
 }
 
-const DATE_TIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{1,2}):(\d{2}):(\d{2})(?:[.,]\d+)?$/;
-
 function daysIn(year: number, month: number): number {
   return (utcMillis(year, month + 1, 1, 0, 0, 0) - utcMillis(year, month, 1, 0, 0, 0)) / 86_400_000;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` as wall-clock fields, or undefined when Go's time.Parse would refuse it. */
-function parseDateTime(text: string): number[] | undefined {
-  const match = DATE_TIME_PATTERN.exec(text);
-  if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  if (day < 1 || day > daysIn(year, month)) return undefined;
-  return [year, month, day, hour, minute, second];
+/** Go's time quoting of a text in an error: ASCII as itself (`"` and `\\` escaped), other bytes as \xNN. */
+function goTimeQuote(text: string): string {
+  let out = '"';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code < 0x20 || code >= 0x80) {
+      for (const byte of Buffer.from(char, 'utf8')) out += '\\x' + byte.toString(16).padStart(2, '0');
+    } else {
+      out += char === '"' || char === '\\' ? '\\' + char : char;
+    }
+  }
+  return out + '"';
+}
+
+function isDigitAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code >= 48 && code <= 57;
+}
+
+/**
+ * Go's time.Parse of a text with the layout `2006-01-02 15:04:05`, element by element: the wall-clock
+ * fields, or Go's words for where it stops (`parsing time "x" as "2006-01-02 15:04:05": cannot parse "x" as
+ * "2006"`, `…: month out of range`, `…: extra text: "…"`, `…: day out of range`).
+ */
+function parseDateTimeGo(value: string): { fields: number[] } | { error: string } {
+  let rest = value;
+  const cannot = (at: string, element: string) => ({
+    error: `parsing time ${goTimeQuote(value)} as ${goTimeQuote(DATE_TIME_LAYOUT)}: cannot parse ${goTimeQuote(at)} as ${goTimeQuote(element)}`,
+  });
+  const reason = (message: string) => ({ error: `parsing time ${goTimeQuote(value)}${message}` });
+  /** One or two digits (two when `fixed`), as Go's getnum reads them. */
+  const number = (fixed: boolean): number | undefined => {
+    if (!isDigitAt(rest, 0)) return undefined;
+    const two = isDigitAt(rest, 1);
+    if (!two && fixed) return undefined;
+    const result = two ? Number(rest.slice(0, 2)) : Number(rest[0]);
+    rest = rest.slice(two ? 2 : 1);
+    return result;
+  };
+  /** A separator of the layout; a space there takes any number of spaces. */
+  const separator = (char: string): boolean => {
+    if (char === ' ') {
+      if (rest.length > 0 && rest[0] !== ' ') return false;
+      rest = rest.replace(/^ +/, '');
+      return true;
+    }
+    if (rest[0] !== char) return false;
+    rest = rest.slice(1);
+    return true;
+  };
+  if (rest.length < 4 || !/^[+-]?\d*$/.test(rest.slice(0, 4))) return cannot(rest, '2006');
+  const year = Number(rest.slice(0, 4).replace(/^[+-]$/, '0'));
+  rest = rest.slice(4);
+  const fields = [year];
+  const elements: Array<[string, string, boolean, number, string]> = [
+    // separator, element, two digits, bound, name of its range
+    ['-', '01', true, 13, 'month'],
+    ['-', '02', true, 100, ''],
+    [' ', '15', false, 24, 'hour'],
+    [':', '04', true, 60, 'minute'],
+    [':', '05', true, 60, 'second'],
+  ];
+  for (const [char, element, fixed, bound, range] of elements) {
+    if (!separator(char)) return cannot(rest, char);
+    const hold = rest;
+    const field = number(fixed);
+    if (field === undefined) return cannot(hold, element);
+    if (field >= bound || (range === 'month' && field === 0)) return reason(`: ${range} out of range`);
+    fields.push(field);
+  }
+  // Fractional seconds the layout does not name are read and dropped.
+  if (rest.length >= 2 && (rest[0] === '.' || rest[0] === ',') && isDigitAt(rest, 1)) {
+    rest = rest.replace(/^[.,]\d+/, '');
+  }
+  if (rest.length > 0) return reason(`: extra text: ${goTimeQuote(rest)}`);
+  const [, month, day] = fields;
+  if (day < 1 || day > daysIn(year, month)) return reason(': day out of range');
+  return { fields };
 }
 
 /** Unix seconds of a wall-clock time in a zone (for a time skipped or repeated by a clock change, the first fit). */
@@ -279,8 +347,8 @@ export const dateTimeBuiltins: BuiltinDef[] = [
     params: 1,
     // A text that is not `YYYY-MM-DD HH:MM:SS` gives 0, as in the reference.
     fn: (_ctx, text) => {
-      const fields = parseDateTime(expectString(text, 'UnixDateTime'));
-      return fields ? unixIn(fields, 'UTC') : 0n;
+      const parsed = parseDateTimeGo(expectString(text, 'UnixDateTime'));
+      return 'fields' in parsed ? unixIn(parsed.fields, 'UTC') : 0n;
     },
   },
   {
@@ -299,9 +367,9 @@ export const dateTimeBuiltins: BuiltinDef[] = [
     fn: (_ctx, text, location) => {
       const zone = zoneOf(expectString(location, 'UnixDateTimeLocation', 2));
       const value = expectString(text, 'UnixDateTimeLocation');
-      const fields = parseDateTime(value);
-      if (!fields) throw panic(`Parse time: parsing time "${value}" as "${DATE_TIME_LAYOUT}"`);
-      return unixIn(fields, zone);
+      const parsed = parseDateTimeGo(value);
+      if ('error' in parsed) throw panic(`Parse time: ${parsed.error}`);
+      return unixIn(parsed.fields, zone);
     },
   },
   {

@@ -3,6 +3,7 @@ import { cryptoBuiltins } from './crypto';
 import { dateTimeBuiltins } from './datetime';
 import { jsonBuiltins } from './json';
 import { mathBuiltins } from './math';
+import { patternBuiltins } from './patterns';
 import type { BuiltinRegistry } from './registry';
 import { rowBuiltins } from './rows';
 import { runtimeBuiltins } from './runtime';
@@ -17,11 +18,12 @@ export const PURE_BUILTINS = [
   ...mathBuiltins,
   ...dateTimeBuiltins,
   ...cryptoBuiltins,
+  ...patternBuiltins,
 ];
 
 /**
  * Registers the built-ins the VM implements itself: strings, conversion, JSON, One/Row, CallContract, Settings,
- * math, date and time, encodings and chain addresses.
+ * math, date and time, encodings and chain addresses, RE2 patterns.
  */
 export function registerPureBuiltins(registry: BuiltinRegistry): void {
   registry.registerAll(PURE_BUILTINS);

@@ -3,7 +3,7 @@ import type Decimal from 'decimal.js';
 import type { BuiltinContext } from '../context';
 import { panic } from '../errors';
 import { goString } from '../format';
-import { parseDecimal, parseGoFloat } from '../operators';
+import { boundedMoney, isDecimalText, parseDecimal, parseGoFloat } from '../operators';
 import { INT64_MAX, INT64_MIN, isMoney, moneyToString, MoneyDecimal, utf8Bytes, type Value } from '../values';
 import type { BuiltinDef } from './registry';
 
@@ -50,11 +50,7 @@ function roundHalfAwayFromZero(x: number): number {
 function lenientDecimal(value: Value): Decimal {
   if (isMoney(value)) return value;
   const text = typeof value === 'string' ? value : goString(value);
-  try {
-    return parseDecimal(text);
-  } catch {
-    return new MoneyDecimal(0);
-  }
+  return isDecimalText(text) ? parseDecimal(text) : new MoneyDecimal(0);
 }
 
 function divide(dividend: Decimal, divisor: Decimal): Decimal {
@@ -178,7 +174,7 @@ export const mathBuiltins: BuiltinDef[] = [
     fn: (_ctx, x, y) => {
       const divisor = moneyArg(y, 'MathModDecimal');
       if (divisor.isZero()) throw panic('decimal division by 0');
-      return moneyArg(x, 'MathModDecimal').mod(divisor);
+      return boundedMoney(moneyArg(x, 'MathModDecimal').mod(divisor));
     },
   },
   {

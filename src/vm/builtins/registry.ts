@@ -10,14 +10,22 @@ export interface BuiltinDef {
   /** Writes to the database: `conditions` may not reach it (checked at compile time). */
   writesDb?: boolean;
   /**
-   * May return a Promise. Defaults to true so host built-ins are always safe; pure built-ins set false so the
-   * code that calls them compiles to synchronous closures.
+   * May return a Promise, and its call may pause after it when it charged much work (`chargeWork`): the
+   * execution then lets the event loop run before it goes on. Defaults to true so host built-ins are always
+   * safe; pure built-ins that do little whatever they are given set false, so the code that calls them
+   * compiles to synchronous closures.
    */
   async?: boolean;
   /** Fallback price when the price table has no `price_exec_<snake_case name>` entry (default 50). */
   price?: number;
   /** Accepted argument count: exact, or [min, max] (max may be Infinity). Checked at compile time when possible. */
   params?: number | readonly [number, number];
+  /**
+   * The built-in reserves the memory of what it builds and charges for its work itself, before building
+   * it (see `budget.ts`). Otherwise the call reserves what the result turned out to cost, and charges for
+   * the text and bytes it was given and gave back.
+   */
+  reserves?: boolean;
 }
 
 export interface Builtin extends Required<Omit<BuiltinDef, 'params'>> {
@@ -54,6 +62,7 @@ export class BuiltinRegistry {
       fn: def.fn,
       writesDb: def.writesDb ?? false,
       async: def.async ?? true,
+      reserves: def.reserves ?? false,
       price: def.price ?? DEFAULT_BUILTIN_PRICE,
       params,
       priceKey: 'price_exec_' + snakeCase(def.name),

@@ -1,7 +1,7 @@
 import { resolveContractKey } from '../compiler';
 import { panic } from '../errors';
-import { goString } from '../format';
 import { goTypeName, type Value } from '../values';
+import { textOf } from './budget';
 import type { BuiltinDef } from './registry';
 import { expectString } from './strings';
 
@@ -32,10 +32,11 @@ export const runtimeBuiltins: BuiltinDef[] = [
   },
   {
     name: 'Println',
-    async: false,
+    async: true,
     params: [0, Infinity],
     fn: (ctx, ...args: Value[]) => {
-      ctx.vm.log?.(args.map(goString).join(' '));
+      const log = ctx.vm.log;
+      if (log) log(args.map((arg) => textOf(ctx, arg)).join(' '));
     },
   },
   {

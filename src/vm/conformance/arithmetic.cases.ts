@@ -131,7 +131,17 @@ export const arithmeticCases: ConformanceCase[] = [
   {
     name: 'non-numeric string plus int',
     source: expr('"a" + 1'),
-    expect: { error: { type: 'panic', message: 'parsing "a": invalid syntax' } },
+    expect: { error: { type: 'panic', message: 'a is not a valid integer : invalid syntax', exact: true } },
+  },
+  {
+    name: 'an empty string beside an int is 0',
+    source: expr('"" + 1'),
+    expect: { result: '1' },
+  },
+  {
+    name: 'a string that is not a float beside a float is 0',
+    source: expr('"a" + 1.5'),
+    expect: { result: '1.5' },
   },
   {
     name: 'string minus string unsupported',

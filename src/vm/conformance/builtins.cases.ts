@@ -139,7 +139,24 @@ export const builtinCases: ConformanceCase[] = [
   {
     name: 'UnixDateTimeLocation of a text in another format',
     source: expr('UnixDateTimeLocation("2019-07-02", "Asia/Chongqing")'),
-    expect: { error: { type: 'panic', message: 'Parse time: parsing time "2019-07-02"' } },
+    expect: {
+      error: {
+        type: 'panic',
+        message: 'Parse time: parsing time "2019-07-02" as "2006-01-02 15:04:05": cannot parse "" as "15"',
+        exact: true,
+      },
+    },
+  },
+  {
+    name: 'UnixDateTimeLocation of a day the month lacks',
+    source: expr('UnixDateTimeLocation("2019-02-30 10:00:00", "UTC")'),
+    expect: {
+      error: {
+        type: 'panic',
+        message: 'Parse time: parsing time "2019-02-30 10:00:00": day out of range',
+        exact: true,
+      },
+    },
   },
   {
     name: 'DateFormat takes a Go layout',

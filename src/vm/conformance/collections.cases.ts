@@ -107,7 +107,7 @@ export const collectionCases: ConformanceCase[] = [
   {
     name: 'indexing a string is not supported',
     source: action('    var s string\n    s = "abc"\n    $result = s[0]'),
-    expect: { error: { type: 'panic', message: "doesn't support indexing" } },
+    expect: { error: { type: 'panic', message: "Type string doesn't support indexing", exact: true } },
   },
   {
     name: '$var map index assignment',
@@ -137,7 +137,24 @@ export const collectionCases: ConformanceCase[] = [
   {
     name: 'JSONDecode invalid input',
     source: expr('JSONDecode("{")'),
-    expect: { error: { type: 'panic', message: 'unmarshalling json' } },
+    expect: { error: { type: 'panic', message: 'unexpected end of JSON input', exact: true } },
+  },
+  {
+    name: 'JSONDecode of an empty text',
+    source: expr('JSONDecode("")'),
+    expect: { error: { type: 'panic', message: 'unexpected end of JSON input', exact: true } },
+  },
+  {
+    name: 'JSONDecode names the first character that cannot be there, as Go does',
+    source: expr('JSONDecode(`{"a" 1}`)'),
+    expect: { error: { type: 'panic', message: "invalid character '1' after object key", exact: true } },
+  },
+  {
+    name: 'JSONDecode of text after the value',
+    source: expr('JSONDecode("[1] x")'),
+    expect: {
+      error: { type: 'panic', message: "invalid character 'x' after top-level value", exact: true },
+    },
   },
   {
     name: 'JSONEncode does not escape <>& (reference unescapes them)',

@@ -93,7 +93,13 @@ export const compileCases: ConformanceCase[] = [
   {
     name: 'int literal overflow',
     source: action('    $result = 9223372036854775808'),
-    expect: { compileError: { message: 'integer 9223372036854775808 overflows int64', line: 3, col: 15 } },
+    expect: {
+      compileError: {
+        message: 'strconv.ParseInt: parsing "9223372036854775808": value out of range 9223372036854775808',
+        line: 3,
+        col: 15,
+      },
+    },
   },
   {
     name: 'unclosed string',
@@ -161,9 +167,24 @@ export const compileCases: ConformanceCase[] = [
     expect: { compileError: { message: 'unknown identifier nope', line: 6, col: 19 } },
   },
   {
+    name: 'a character the language does not know',
+    source: action('    $result = 1 ~ 2'),
+    expect: { compileError: { message: "unknown lexeme '~'", line: 3, col: 17 } },
+  },
+  {
+    name: 'a name after a function with tails that is neither a tail nor a function',
+    source: 'func f().Tail(n int) int {\n  return n\n}\n' + action('    $result = f().Nope(1)'),
+    expect: { compileError: { message: "unknown function tail 'Nope'", line: 6, col: 19 } },
+  },
+  {
+    name: 'an assignment without a value',
+    source: 'contract T {\n  action {\n    $result = \n  }\n}',
+    expect: { compileError: { message: 'there is not eval expression', line: 4, col: 3 } },
+  },
+  {
     name: 'unknown contract by prefix',
     source: action('    @1Missing()'),
-    expect: { compileError: { message: 'unknown contract @1Missing', line: 3, col: 5 } },
+    expect: { compileError: { message: 'unknown identifier @1Missing', line: 3, col: 5 } },
   },
   {
     name: 'statement that is not a statement',

@@ -56,7 +56,7 @@ export const contractCases: ConformanceCase[] = [
     name: 'callee does not see caller $ variables',
     before: ['contract Peek {\n  action {\n    $result = $secret\n  }\n}'],
     source: action('    $secret = 1\n    $result = Peek()'),
-    expect: { error: { type: 'panic', message: 'unknown extend identifier $secret' } },
+    expect: { error: { type: 'panic', message: 'unknown extend identifier secret' } },
   },
   {
     name: 'caller $ variables are restored after the call',
@@ -125,7 +125,7 @@ export const contractCases: ConformanceCase[] = [
   {
     name: 'reading an unset $ variable fails',
     source: action('    $result = $nothing'),
-    expect: { error: { type: 'panic', message: 'unknown extend identifier $nothing' } },
+    expect: { error: { type: 'panic', message: 'unknown extend identifier nothing' } },
   },
   {
     name: 'system variables from the transaction',

@@ -268,7 +268,7 @@ export const languageCases: ConformanceCase[] = [
     name: 'CallContract passes only the data fields',
     before: ['contract C {\n  data {\n    P int\n  }\n  action {\n    $result = $ext\n  }\n}'],
     source: expr('CallContract("C", {P: 1, ext: "E"})'),
-    expect: { error: { type: 'panic', message: 'unknown extend identifier $ext' } },
+    expect: { error: { type: 'panic', message: 'unknown extend identifier ext' } },
   },
   {
     name: 'a listed system name does not reach the callee',

@@ -84,6 +84,11 @@ export const stringCases: ConformanceCase[] = [
     expect: { error: { type: 'panic', message: 'x is not a valid integer' } },
   },
   {
+    name: 'Float of a word is 0, as in the reference (it never fails)',
+    source: expr('Sprintf("%v %v", Float("x"), Float(true))'),
+    expect: { result: '0 0' },
+  },
+  {
     name: 'Int of partly numeric fails',
     source: expr('Int("12a")'),
     expect: { error: { type: 'panic', message: 'is not a valid integer' } },

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { ChainEvents } from './chain-events';
+import { NodeCrypto } from './node-crypto.service';
+import { NodeIdentity } from './node-identity.service';
+import { PlatformParametersService } from './platform-parameters.service';
+import { KeyBans } from './rules/key-bans';
+
+/**
+ * The chain's core, shared by every module that reads or writes the chain: the node's crypto and keys, the
+ * platform parameters, chain-change events, and key bans (counted by the producer, applied at admission).
+ */
+@Module({
+  providers: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, KeyBans],
+  exports: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, KeyBans],
+})
+export class ChainCoreModule {}

@@ -1,0 +1,260 @@
+import 'reflect-metadata';
+import { getFromContainer, getMetadataStorage, type ValidationArguments } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+
+/**
+ * A DTO is a class whose properties carry class-validator decorators: one type decorator each (which also
+ * says how the wire value is read), and constraints (`IsOptional`, `MaxLength`, `IsIn`, `MinInt64` …). This
+ * file reads those declarations once per class, and compiles them into a plain function that checks a DTO
+ * the way class-validator's `validate()` does, without its per-call metadata lookups and promises
+ * (`dto-fields.spec.ts` checks that the two agree on generated inputs).
+ */
+
+/** How a field's wire value is read: its text in a form or path, its JSON value in a JSON-RPC call. */
+export type FieldKind =
+  | 'string'
+  | 'bool'
+  | 'int64'
+  | 'lenientInt64'
+  | 'uint64'
+  | 'int32'
+  | 'int'
+  | 'hex'
+  | 'object'
+  | 'array'
+  | 'json';
+
+/** class-validator type decorators (by their constraint name) and the kind of value each declares. */
+const KIND_OF_TYPE_DECORATOR: Record<string, FieldKind> = {
+  isString: 'string',
+  isBoolean: 'bool',
+  isInt64: 'int64',
+  isLenientInt64: 'lenientInt64',
+  isUint64: 'uint64',
+  isInt32: 'int32',
+  isSafeInt: 'int',
+  isHexBytes: 'hex',
+  isObject: 'object',
+  isArray: 'array',
+  isJsonValue: 'json',
+};
+
+const DESCRIPTION = Symbol('dto:description');
+const FROM_PATH = Symbol('dto:from-path');
+const FIRST_OF_REPEATED = Symbol('dto:first-of-repeated');
+
+export interface FieldDescription {
+  description: string;
+  /** The field's JSON Schema where its decorators cannot say it (a value of several shapes). */
+  schema?: Record<string, unknown>;
+}
+
+/** What a field means, for the OpenAPI and OpenRPC documents. Every field of a DTO has one. */
+export function Describe(description: string, schema?: Record<string, unknown>): PropertyDecorator {
+  return (target, property) =>
+    Reflect.defineMetadata(DESCRIPTION, { description, schema }, target, property as string);
+}
+
+/** The field is a path parameter of its route (`:name`), not a form value. */
+export function FromPath(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(FROM_PATH, true, target, property as string);
+}
+
+/**
+ * Of a form value sent more than once, the first is the field's (Go's `r.FormValue`, which some of the
+ * reference's handlers use); otherwise the last wins, as its form decoder has it.
+ */
+export function FirstOfRepeated(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(FIRST_OF_REPEATED, true, target, property as string);
+}
+
+/** The DTO a route handler's `@Form()` parameter declares, on the handler (for its OpenAPI description). */
+export const FORM_DTO = Symbol('dto:form');
+
+export interface DtoField {
+  name: string;
+  kind: FieldKind;
+  /** `IsOptional`: absent (or null) is allowed and skips the field's other checks. */
+  optional: boolean;
+  inPath: boolean;
+  /** A form value sent more than once: the first counts (`FirstOfRepeated`), else the last. */
+  firstOfRepeated: boolean;
+  description: string;
+  schema?: Record<string, unknown>;
+  /** The field's class-validator declarations, in the order class-validator runs them. */
+  constraints: readonly ValidationMetadata[];
+}
+
+export type DtoClass<T extends object = object> = new () => T;
+
+const fieldsCache = new WeakMap<DtoClass, readonly DtoField[]>();
+
+/** The fields of a DTO class in declaration order, read once. Throws on a field it could not read or check. */
+export function dtoFields(dto: DtoClass): readonly DtoField[] {
+  const cached = fieldsCache.get(dto);
+  if (cached) return cached;
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const byName = new Map<string, ValidationMetadata[]>();
+  for (const meta of metadata) {
+    const list = byName.get(meta.propertyName) ?? [];
+    list.push(meta);
+    byName.set(meta.propertyName, list);
+  }
+  const fields = [...byName].map(([name, constraints]): DtoField => {
+    const where = `${dto.name}.${name}`;
+    for (const meta of constraints) {
+      if (!COMPILED_TYPES.has(meta.type)) throw new Error(`${where}: ${meta.type} is not supported in a DTO`);
+      if (meta.groups?.length) throw new Error(`${where}: validation groups are not supported in a DTO`);
+    }
+    const kinds = constraints
+      .filter((meta) => !meta.each && meta.name !== undefined && meta.name in KIND_OF_TYPE_DECORATOR)
+      .map((meta) => KIND_OF_TYPE_DECORATOR[meta.name!]);
+    if (kinds.length !== 1)
+      throw new Error(`${where}: needs exactly one type decorator, has ${kinds.length}`);
+    const doc = Reflect.getMetadata(DESCRIPTION, dto.prototype as object, name) as
+      FieldDescription | undefined;
+    if (!doc?.description) throw new Error(`${where}: needs @Describe`);
+    if (kinds[0] === 'json' && !doc.schema)
+      throw new Error(`${where}: a JSON value needs its schema in @Describe`);
+    return {
+      name,
+      kind: kinds[0],
+      optional: constraints.some(
+        (meta) => meta.type === 'conditionalValidation' && meta.name === 'isOptional',
+      ),
+      inPath: Reflect.getMetadata(FROM_PATH, dto.prototype as object, name) === true,
+      firstOfRepeated: Reflect.getMetadata(FIRST_OF_REPEATED, dto.prototype as object, name) === true,
+      description: doc.description,
+      schema: doc.schema,
+      constraints,
+    };
+  });
+  fieldsCache.set(dto, fields);
+  return fields;
+}
+
+/** The declaration types the compiled validator runs; anything else is refused when the DTO is read. */
+const COMPILED_TYPES = new Set(['customValidation', 'conditionalValidation', 'isDefined']);
+
+export interface DtoFailure {
+  property: string;
+  /** The constraint that failed (class-validator's name for it, e.g. `maxLength`). */
+  constraint: string;
+  message: string;
+}
+
+/** Checks a DTO instance: the first failure, or undefined when it is valid. */
+export type DtoValidator = (dto: object) => DtoFailure | undefined;
+
+interface ValidatorConstraint {
+  validate(value: unknown, args: ValidationArguments): unknown;
+  defaultMessage?(args: ValidationArguments): string;
+}
+
+type FieldCheck = (instance: Record<string, unknown>) => DtoFailure | undefined;
+
+const checksCache = new WeakMap<DtoClass, readonly FieldCheck[]>();
+const validatorCache = new WeakMap<DtoClass, DtoValidator>();
+
+function fieldChecks(dto: DtoClass): readonly FieldCheck[] {
+  let checks = checksCache.get(dto);
+  if (!checks) {
+    checks = dtoFields(dto).map((field) => compileField(dto, field));
+    checksCache.set(dto, checks);
+  }
+  return checks;
+}
+
+/**
+ * The DTO's checks as one function, built once per class. It runs what class-validator's executor runs for
+ * these declarations, in its order: a property whose condition (`IsOptional`, `ValidateIf`) says no is
+ * skipped; otherwise every constraint's own `validate` is called (on each element for `each: true`).
+ */
+export function dtoValidator(dto: DtoClass): DtoValidator {
+  const cached = validatorCache.get(dto);
+  if (cached) return cached;
+  const checks = fieldChecks(dto);
+  const validator: DtoValidator = (instance) => {
+    for (const check of checks) {
+      const failure = check(instance as Record<string, unknown>);
+      if (failure) return failure;
+    }
+    return undefined;
+  };
+  validatorCache.set(dto, validator);
+  return validator;
+}
+
+/** Every field's first failure, in declaration order (what class-validator's `validate()` reports). */
+export function dtoFailures(dto: DtoClass, instance: object): DtoFailure[] {
+  return fieldChecks(dto)
+    .map((check) => check(instance as Record<string, unknown>))
+    .filter((failure): failure is DtoFailure => failure !== undefined);
+}
+
+function compileField(
+  dto: DtoClass,
+  field: DtoField,
+): (instance: Record<string, unknown>) => DtoFailure | undefined {
+  const conditions = field.constraints
+    .filter((meta) => meta.type === 'conditionalValidation')
+    .map((meta) => meta.constraints[0] as (object: object, value: unknown) => boolean);
+  const rules = field.constraints
+    .filter((meta) => meta.type !== 'conditionalValidation')
+    .map((meta) => ({
+      meta,
+      constraint: getFromContainer(meta.constraintCls as new () => ValidatorConstraint),
+    }));
+  const property = field.name;
+  return (instance) => {
+    const value = instance[property];
+    for (const condition of conditions) if (!condition(instance, value)) return undefined;
+    for (const { meta, constraint } of rules) {
+      const args: ValidationArguments = {
+        targetName: dto.name,
+        property,
+        object: instance,
+        value,
+        constraints: meta.constraints,
+      };
+      const valid =
+        meta.each && Array.isArray(value)
+          ? value.every((item: unknown) => holds(constraint.validate(item, { ...args, value: item })))
+          : holds(constraint.validate(value, args));
+      if (!valid)
+        return { property, constraint: meta.name ?? meta.type, message: messageOf(meta, constraint, args) };
+    }
+    return undefined;
+  };
+}
+
+function holds(result: unknown): boolean {
+  if (result instanceof Promise) throw new Error('asynchronous validators are not supported in a DTO');
+  return Boolean(result);
+}
+
+/**
+ * A message declared as a function is the constraint's text as it is (it may quote the value, which may
+ * hold a token); a declared or default template gets class-validator's `$property`-style tokens filled in.
+ */
+function messageOf(
+  meta: ValidationMetadata,
+  constraint: ValidatorConstraint,
+  args: ValidationArguments,
+): string {
+  if (typeof meta.message === 'function') return meta.message(args);
+  const template = meta.message ?? constraint.defaultMessage?.(args) ?? `${args.property} is invalid`;
+  return template
+    .replace(/\$property/g, args.property)
+    .replace(/\$target/g, args.targetName)
+    .replace(/\$value/g, () => textOf(args.value))
+    .replace(/\$constraint(\d+)/g, (_, index: string) => String(args.constraints?.[Number(index) - 1]));
+}
+
+function textOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

@@ -1,0 +1,162 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+
+/**
+ * class-validator decorators for the node's wire types, which class-validator has no word for: 64-bit
+ * integers (held as bigint), byte strings sent as hex (held as Buffer), and values kept as the JSON they came
+ * as. With class-validator's own `IsString`, `IsBoolean`, `IsObject`, `IsIn`, `MaxLength`, `IsOptional`, they
+ * declare a DTO's fields; the type decorator of a field also says how its wire text or JSON is read
+ * (`dto-fields.ts`).
+ */
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+export const UINT64_MAX = 2n ** 64n - 1n;
+export const INT32_MIN = -(2 ** 31);
+export const INT32_MAX = 2 ** 31 - 1;
+
+const bigintIn = (value: unknown, min: bigint, max: bigint) =>
+  typeof value === 'bigint' && value >= min && value <= max;
+
+/** A signed 64-bit integer (Go's int64). */
+export const IsInt64 = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isInt64',
+      validator: {
+        validate: (value) => bigintIn(value, INT64_MIN, INT64_MAX),
+        defaultMessage: (args) => `${args?.property} must be a 64-bit integer`,
+      },
+    },
+    options,
+  );
+
+/**
+ * A signed 64-bit integer read the reference's lenient way from a path: text that is not a number is 0,
+ * one out of range is clamped, so `/block/abc` is block 0 (not found) rather than a parse error.
+ */
+export const IsLenientInt64 = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isLenientInt64',
+      validator: {
+        validate: (value) => bigintIn(value, INT64_MIN, INT64_MAX),
+        defaultMessage: (args) => `${args?.property} must be a 64-bit integer`,
+      },
+    },
+    options,
+  );
+
+/** An unsigned 64-bit integer (Go's uint64). */
+export const IsUint64 = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isUint64',
+      validator: {
+        validate: (value) => bigintIn(value, 0n, UINT64_MAX),
+        defaultMessage: (args) => `${args?.property} must be an unsigned 64-bit integer`,
+      },
+    },
+    options,
+  );
+
+/** A signed 32-bit integer (Go's int32), held as a number. */
+export const IsInt32 = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isInt32',
+      validator: {
+        validate: (value) =>
+          typeof value === 'number' && Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX,
+        defaultMessage: (args) => `${args?.property} must be a 32-bit integer`,
+      },
+    },
+    options,
+  );
+
+/** An integer JavaScript holds exactly (Go's int where the node uses it as a count), held as a number. */
+export const IsSafeInt = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isSafeInt',
+      validator: {
+        validate: (value) => Number.isSafeInteger(value),
+        defaultMessage: (args) => `${args?.property} must be an integer of at most 53 bits`,
+      },
+    },
+    options,
+  );
+
+/** Bytes, sent as hex text. */
+export const IsHexBytes = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isHexBytes',
+      validator: {
+        validate: (value) => Buffer.isBuffer(value),
+        defaultMessage: (args) => `${args?.property} must be bytes in hex`,
+      },
+    },
+    options,
+  );
+
+/** Any JSON value, kept as it came (numbers as exact text); the operation reads its shape. */
+export const IsJsonValue = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isJsonValue',
+      validator: {
+        validate: (value) => value !== undefined,
+        defaultMessage: (args) => `${args?.property} must be a JSON value`,
+      },
+    },
+    options,
+  );
+
+/** The least a 64-bit integer field may be. */
+export const MinInt64 = (min: bigint, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'minInt64',
+      constraints: [min],
+      validator: {
+        validate: (value) => typeof value === 'bigint' && value >= min,
+        defaultMessage: (args) => `${args?.property} must not be less than ${min}`,
+      },
+    },
+    options,
+  );
+
+/** The most a 64-bit integer field may be. */
+export const MaxInt64 = (max: bigint, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'maxInt64',
+      constraints: [max],
+      validator: {
+        validate: (value) => typeof value === 'bigint' && value <= max,
+        defaultMessage: (args) => `${args?.property} must not be greater than ${max}`,
+      },
+    },
+    options,
+  );
+
+/** Why `read` refuses the value (its error's text), or undefined when it reads. */
+function refusalOf(read: (value: unknown) => unknown, value: unknown): string | undefined {
+  try {
+    read(value);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * The value reads with `read`, a function that throws with the text to answer: for a JSON value of several
+ * shapes, which the handler then reads with the same function.
+ */
+export const ReadsWith = (name: string, read: (value: unknown) => unknown) =>
+  ValidateBy(
+    { name, validator: { validate: (value) => refusalOf(read, value) === undefined } },
+    // A message function: the refusal's text is answered as it is, never read as a template.
+    { message: (args) => refusalOf(read, args.value) ?? `${args.property} is invalid` },
+  );

@@ -1,0 +1,5 @@
+import { NotificationEntity } from './notification.entity';
+
+export { NotificationEntity };
+
+export const NOTIFY_ENTITIES = [NotificationEntity];

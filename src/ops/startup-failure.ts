@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import type { AppConfig } from '../config';
+
+/** A start that cannot go on because of a setting; its message is the one line that names it. */
+export class StartupFailure extends Error {}
+
+/**
+ * Connects to DATABASE_URL once before the node is built, so that a database that cannot be reached is
+ * one line naming the setting instead of the framework's error report.
+ */
+export async function checkDatabase(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 15_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new StartupFailure(
+      `DATABASE_URL=${JSON.stringify(withoutPassword(databaseUrl))}: ${databaseProblem(error)}`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function databaseProblem(error: unknown): string {
+  const { code, message, address, port, hostname } = error as NodeJS.ErrnoException & {
+    address?: string;
+    port?: number;
+    hostname?: string;
+  };
+  // PostgreSQL's own answer (a SQLSTATE code): its message says it best, e.g. `database "x" does not exist`.
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return message;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `nothing accepts connections at ${address}:${port} (ECONNREFUSED); is PostgreSQL running there?`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `unknown host ${hostname} (${code})`;
+    default:
+      return `cannot connect: ${message}${code ? ` (${code})` : ''}`;
+  }
+}
+
+/** The URL as given, its password (if any) replaced, since the line goes to logs. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** What a failed `listen` means for HOST and PORT, in one line naming the setting. */
+export function listenFailure(error: unknown, config: Pick<AppConfig, 'host' | 'port'>): Error {
+  const { code } = error as NodeJS.ErrnoException;
+  const at = `${config.host}:${config.port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new StartupFailure(`PORT=${config.port}: ${at} is already in use (EADDRINUSE)`);
+    case 'EACCES':
+      return new StartupFailure(`PORT=${config.port}: not permitted to listen on ${at} (EACCES)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartupFailure(`HOST=${JSON.stringify(config.host)}: unknown host (${code})`);
+    case 'EADDRNOTAVAIL':
+      return new StartupFailure(
+        `HOST=${JSON.stringify(config.host)}: no interface of this machine has that address (EADDRNOTAVAIL)`,
+      );
+    default:
+      return error as Error;
+  }
+}

@@ -1,0 +1,105 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Imports run downward. `src/` is a stack of units, lowest first; a file may import from its own unit and
+ * from the units below it, never from one above. The domains at the top are in an order that follows the
+ * Nest module graph (a module imports only modules before it), so two domains never import each other.
+ * A unit is the longest folder of this list that holds the file; files directly in `src/` are the top.
+ */
+const UNITS = [
+  'crypto',
+  'config',
+  'vm',
+  'common',
+  'template',
+  // the vocabulary of route descriptions (schemas, @ApiRoute) and the OpenAPI document built from it
+  'api-docs',
+  'common/http',
+  'database',
+  'prometheus',
+  // the chain's core: codecs, node identity and crypto, parameters, events, ecosystem seed, ban and limit rules
+  'chain',
+  // the one table-access library: catalogue, where, order, values, read permissions
+  'table-access',
+  'rpc',
+  'contract-host',
+  'chain/genesis',
+  'contracts',
+  'chain/producer',
+  'notify',
+  'system',
+  'health',
+  'ecosystem',
+  'params',
+  'accounts',
+  'binaries',
+  'interface',
+  'tables',
+  'tx',
+  'auth',
+  'blocks',
+  'pages',
+  'metrics',
+  // JSON-RPC over WebSocket and its subscriptions: above the domains whose news it carries
+  'live',
+  'ops',
+  'sdk',
+  '',
+] as const;
+
+const SRC = resolve(__dirname, '../../src');
+
+function unitOf(file: string): number {
+  const path = relative(SRC, file).split('\\').join('/');
+  let best = UNITS.length - 1;
+  let bestLength = -1;
+  UNITS.forEach((unit, index) => {
+    if (unit && (path === unit || path.startsWith(`${unit}/`)) && unit.length > bestLength) {
+      best = index;
+      bestLength = unit.length;
+    }
+  });
+  return best;
+}
+
+function resolveImport(from: string, specifier: string): string {
+  return resolve(dirname(from), specifier);
+}
+
+const IMPORT = /(?:from|import)\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function upwardImports(): string[] {
+  const found: string[] = [];
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'),
+  );
+  for (const file of files) {
+    const path = join(SRC, file);
+    const text = readFileSync(path, 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      const target = resolveImport(path, match[1]);
+      if (!target.startsWith(SRC)) continue;
+      const from = unitOf(path);
+      const to = unitOf(target);
+      if (to > from) {
+        found.push(
+          `${file} (${UNITS[from] || 'src'}) imports ${relative(SRC, target)} (${UNITS[to] || 'src'})`,
+        );
+      }
+    }
+  }
+  return found;
+}
+
+describe('the layers of src/', () => {
+  it('every import runs downward', () => {
+    expect(upwardImports()).toEqual([]);
+  });
+
+  it('the check sees an upward import (a domain imported by the chain core)', () => {
+    const from = join(SRC, 'chain/chain-memo.ts');
+    expect(unitOf(from)).toBeLessThan(unitOf(resolveImport(from, '../tables/tables.service')));
+  });
+});
