@@ -13,6 +13,7 @@ import { EcosystemModule } from './ecosystem/ecosystem.module';
 import { HealthModule } from './health/health.module';
 import { InterfaceModule } from './interface/interface.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { NetworkModule } from './network/network.module';
 import { NotifyModule } from './notify/notify.module';
 import { LiveModule } from './live/live.module';
 import { PagesModule } from './pages/pages.module';
@@ -58,6 +59,7 @@ export class AppModule {
         NotifyModule,
         LiveModule,
         ProducerModule,
+        NetworkModule.register(config),
         HealthModule,
         PrometheusModule,
         RpcModule,

@@ -9,8 +9,23 @@ import type { Sql } from '../database/database.service';
  * than from this process's own producer or rollback.
  */
 export type ChainChange =
-  | { kind: 'block' | 'rollback'; height: bigint; heard?: boolean; notices?: BlockNotices }
+  | {
+      kind: 'block' | 'rollback';
+      height: bigint;
+      heard?: boolean;
+      notices?: BlockNotices;
+      /** Set when this process made the block (not received it): what its peers are told of it. */
+      produced?: ProducedBlockNews;
+    }
   | { kind: 'unknown' };
+
+/** A block this node made, as announced to its peers. */
+export interface ProducedBlockNews {
+  hash: Buffer;
+  txHashes: Buffer[];
+  /** When its database transaction committed (ms): propagation is measured from here. */
+  committedAtMs: number;
+}
 
 /**
  * What a block's transactions asked to have published (the UpdateNotifications and UpdateRolesNotifications

@@ -21,6 +21,11 @@ export function isRpcPath(path: string): boolean {
   return path === '/' || path === '/rpc';
 }
 
+/** The node-to-node routes: read as raw bytes (their signature covers the body), never in the public documents. */
+export function isPeerPath(path: string): boolean {
+  return path.startsWith('/node/');
+}
+
 /**
  * Whether the node serves requests. While it updates its chain or after the network was stopped, every
  * route except `version` (and the health probes) answers 503 E_UPDATING / E_STOPPING.

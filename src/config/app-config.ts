@@ -33,6 +33,14 @@ export interface AppConfig {
   chainTest: boolean;
   /** Block slot length; unset: from the platform parameters (max_block_generation_time + gap_between_blocks). */
   blockSlotMs?: number;
+  network: {
+    /** The other honor nodes' API addresses. */
+    peers: string[];
+    /** Where a new node takes its genesis block from; unset: it makes its own. */
+    genesisPeer?: string;
+    /** admin.isolatePeers and admin.produceBadBlock (tests only). */
+    testSwitches: boolean;
+  };
   /** Whether this process may produce blocks (it still needs the chain's producer lock). */
   blockProducer: boolean;
   /** Make blocks in memory first (rows kept between blocks, writes in bulk); false: a savepoint per transaction. */
@@ -168,6 +176,11 @@ export function resolveConfig(environment: Environment): AppConfig {
     },
     chainTest: environment.CHAIN_TEST,
     blockSlotMs: environment.BLOCK_SLOT_MS,
+    network: {
+      peers: environment.NETWORK_PEERS,
+      genesisPeer: environment.GENESIS_PEER?.replace(/\/+$/, ''),
+      testSwitches: environment.NETWORK_TEST_SWITCHES,
+    },
     blockProducer: environment.BLOCK_PRODUCER,
     blockWriteBehind: environment.BLOCK_WRITE_BEHIND,
     shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,

@@ -55,6 +55,20 @@ const duration = (maxMs: number) =>
       message: `accepts a duration from 1s to ${maxMs / 3_600_000}h`,
     });
 
+/** A comma-separated list of http(s) URLs, each without a trailing slash. */
+const httpUrlList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim().replace(/\/+$/, ''))
+      .filter((s) => s !== ''),
+  )
+  .refine((list) => list.every((url) => /^https?:\/\/[^\s/]+$/.test(url)), {
+    message: 'accepts http:// or https:// addresses (scheme, host and port), comma-separated',
+  });
+
 const namespaceList = z
   .string()
   .transform((v) =>
@@ -200,6 +214,15 @@ export const environmentSchema = z.object({
   BLOCK_SLOT_MS: positiveInt(3_600_000)
     .optional()
     .describe('block slot length; unset: max_block_generation_time + gap_between_blocks'),
+  NETWORK_PEERS: httpUrlList.describe(
+    'API addresses of the other honor nodes, comma-separated (blocks, transactions and catch-up); unset: alone',
+  ),
+  GENESIS_PEER: httpUrl
+    .optional()
+    .describe('API address of the node whose genesis block a new node takes (unset: it makes its own)'),
+  NETWORK_TEST_SWITCHES: booleanText
+    .default(false)
+    .describe('tests only: admin.isolatePeers and admin.produceBadBlock over JSON-RPC'),
   BLOCK_PRODUCER: booleanText
     .default(true)
     .describe('false: serve the API and admit transactions, never make blocks'),

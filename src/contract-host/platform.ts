@@ -1,3 +1,5 @@
+import { honorNodeProblems } from '../chain/honor-nodes';
+import { parseHonorNodes } from '../chain/platform-parameters.service';
 import { parsePublicKey } from '../crypto';
 import { panic, type BuiltinContext, type BuiltinDef, type Value } from '../vm';
 import { intArg, nextRowId, textArg } from './args';
@@ -76,6 +78,15 @@ async function dbUpdatePlatformParam(
   const row = await platformParameter(host, name);
   if (!row) throw panic(`Parameter ${name} has not been found`);
   const value = textArg(valueArg, 'value');
+  // The list the nodes take turns by must stay one they can all read (formats.md §5.1).
+  if (name === 'honor_nodes') {
+    const nodes = parseHonorNodes(value);
+    if (nodes.length === 0 && value.trim() !== '' && value.trim() !== '[]') {
+      throw panic('honor_nodes must be a JSON list of nodes');
+    }
+    const [problem] = honorNodeProblems(nodes);
+    if (problem) throw panic(`honor_nodes: ${problem}`);
+  }
   const conditions = textArg(conditionsArg ?? '', 'conditions');
   const previous: Record<string, string> = { value: row.value };
   const params: unknown[] = [value, row.id];

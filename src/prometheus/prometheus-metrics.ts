@@ -45,6 +45,35 @@ export class PrometheusMetrics {
   });
   private readonly httpSeries = new Map<string, HttpSeries>();
 
+  private readonly blocksReceived = new Counter({
+    name: 'ibax_blocks_received_total',
+    help: 'Blocks of other honor nodes checked, run and written here',
+    registers: [this.registry],
+  });
+  private readonly badBlocks = new Counter({
+    name: 'ibax_bad_blocks_total',
+    help: 'Blocks of other honor nodes refused as bad (their producer is banned here for a while)',
+    registers: [this.registry],
+  });
+  private readonly blockPropagation = new Histogram({
+    name: 'ibax_block_propagation_seconds',
+    help: "Time from a block's commit on its producer to its commit here",
+    buckets: BLOCK_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly peerCount = new Gauge({
+    name: 'ibax_peers',
+    help: 'Other honor nodes, by state: reachable (answered the last look), unreachable, banned (here, for bad blocks)',
+    labelNames: ['state'],
+    registers: [this.registry],
+  });
+  private readonly peerHeight = new Gauge({
+    name: 'ibax_peer_block_height',
+    help: 'The last block id each other honor node reported, by its position',
+    labelNames: ['position'],
+    registers: [this.registry],
+  });
+
   private readonly rpcCalls = new Counter({
     name: 'ibax_rpc_calls_total',
     help: 'JSON-RPC calls (each call of a batch counts), by method and outcome (ok, or the JSON-RPC error code)',
@@ -156,6 +185,32 @@ export class PrometheusMetrics {
       this.rpcDurationSeries.set(method, duration);
     }
     duration.observe(seconds);
+  }
+
+  blockReceived(): void {
+    this.blocksReceived.inc();
+  }
+
+  badBlockRefused(): void {
+    this.badBlocks.inc();
+  }
+
+  blockPropagated(seconds: number): void {
+    this.blockPropagation.observe(seconds);
+  }
+
+  /** The peers as the network service last saw them; positions are replaced as a whole. */
+  peersSeen(
+    peers: readonly { position: number; height?: bigint; reachable: boolean; banned: boolean }[],
+  ): void {
+    this.peerCount.reset();
+    this.peerHeight.reset();
+    for (const state of ['reachable', 'unreachable', 'banned'] as const) this.peerCount.set({ state }, 0);
+    for (const peer of peers) {
+      this.peerCount.inc({ state: peer.banned ? 'banned' : peer.reachable ? 'reachable' : 'unreachable' });
+      if (peer.height !== undefined)
+        this.peerHeight.set({ position: String(peer.position) }, Number(peer.height));
+    }
   }
 
   blockProduced(seconds: number): void {

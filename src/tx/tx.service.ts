@@ -139,7 +139,62 @@ export class TxService {
     await this.db.transaction((sql) => this.queue(sql, admitted));
     this.metrics.txAdmitted(admitted.length);
     this.producer.requestBlock();
+    for (const listener of this.acceptedListeners) listener(admitted.map((tx) => tx.stored));
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
+  }
+
+  private readonly acceptedListeners = new Set<(stored: Buffer[]) => void>();
+
+  /** Tells `listener` of each batch of transactions clients sent here, once queued (the network passes them on). */
+  onAccepted(listener: (stored: Buffer[]) => void): void {
+    this.acceptedListeners.add(listener);
+  }
+
+  /**
+   * Transactions that did not come from a client of this node: passed on by another honor node, or made
+   * by the node itself. Each is admitted as a client's would be; one refused, already queued or already
+   * mined is left out without an error (a peer sends what it has, and may send it twice). Returns the
+   * ones queued now, as stored.
+   */
+  async receive(txs: readonly Uint8Array[]): Promise<Buffer[]> {
+    if (this.nodeState.draining || txs.length === 0) return [];
+    const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
+    const nowMs = Date.now();
+    const admitted: AdmittedTx[] = [];
+    for (const bytes of txs) {
+      try {
+        admitted.push(await this.admission.admit(bytes, { maxTxSize, nowMs }));
+      } catch (error) {
+        if (!(error instanceof TxRefusal)) throw error;
+        this.metrics.txRefused(error.reason);
+      }
+    }
+    const known = await this.knownAmong(admitted.map((tx) => tx.hash));
+    const fresh = admitted.filter((tx) => !known.has(tx.hash.toString('hex')));
+    if (fresh.length === 0) return [];
+    await this.db.transaction((sql) => this.queue(sql, fresh));
+    this.metrics.txAdmitted(fresh.length);
+    this.producer.requestBlock();
+    return fresh.map((tx) => tx.stored);
+  }
+
+  /** The hashes among `hashes` already mined or waiting in the queue. */
+  private async knownAmong(hashes: readonly Buffer[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await this.db.query<{ hash: unknown }>(
+      `WITH "h" AS (SELECT decode("x", 'hex') AS "hash" FROM unnest($1::text[]) AS "x")
+       SELECT "hash" FROM "log_transactions" WHERE "hash" IN (SELECT "hash" FROM "h")
+       UNION ALL SELECT "hash" FROM "transactions" WHERE "hash" IN (SELECT "hash" FROM "h")`,
+      [hashes.map((hash) => hash.toString('hex'))],
+    );
+    return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
+  }
+
+  /** Checks a transaction of a received block as admission does, at the block's time; throws if it fails. */
+  async checkInBlock(bytes: Uint8Array, blockTimeMs: number): Promise<void> {
+    const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
+    // A transaction's own second may be the block's: "now" is the end of that second.
+    await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */

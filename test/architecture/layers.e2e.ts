@@ -42,6 +42,8 @@ const UNITS = [
   'blocks',
   'pages',
   'metrics',
+  // the honor-node network: above the producer (blocks made, received, rolled back) and tx (passed on)
+  'network',
   // JSON-RPC over WebSocket and its subscriptions: above the domains whose news it carries
   'live',
   'ops',

@@ -102,7 +102,13 @@ function findCycle(): string[] | undefined {
 
 beforeAll(async () => {
   dataDir = newDataDir();
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_MODE: 'clb' });
+  // With the test switches on: their RPC provider is registered only then, and must have its module.
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    NODE_MODE: 'clb',
+    NETWORK_TEST_SWITCHES: 'true',
+  });
   const context = await NestFactory.createApplicationContext(
     AppModule.register(config, pino({ level: 'silent' })),
     {

@@ -33,8 +33,12 @@ interface Operation {
 
 const HTTP_METHODS = ['get', 'post', 'put', 'delete', 'patch', 'options', 'head', 'search'];
 /** Routes of the description itself and the 404 catch-all Nest mounts. */
+// The node-to-node routes (/node/v1/…) are for the other honor nodes, left out of the public document.
 const UNDESCRIBED = (path: string) =>
-  path === '/{*path}' || path === '/api/v2/openapi.json' || path.startsWith('/api/docs');
+  path === '/{*path}' ||
+  path === '/api/v2/openapi.json' ||
+  path.startsWith('/api/docs') ||
+  path.startsWith('/node/');
 
 const examples = apiExamples();
 let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: any };

@@ -353,6 +353,7 @@ const RPC_CALLS: RpcCall[] = [
   { method: 'ibax.getNetwork', params: () => [] },
   { method: 'net.getNetwork', params: () => [] },
   { method: 'net.status', params: () => [] },
+  { method: 'net.peers', params: () => [] },
   { method: 'ibax.getUid', params: () => [] },
   {
     method: 'ibax.login',

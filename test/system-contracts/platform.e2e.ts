@@ -147,6 +147,24 @@ describe('UpdatePlatformParam', () => {
       'panic',
       /^condition .* is not allowed$/,
     );
+    // honor_nodes stays a list every node can take turns by (formats.md §5.1).
+    const listed = JSON.parse((await platformParameter('honor_nodes')).value) as Record<string, unknown>[];
+    const twice = JSON.stringify([listed[0], { ...listed[0], api_address: 'http://other:7079' }]);
+    await h.refused(
+      h.founder,
+      'UpdatePlatformParam',
+      { Name: 'honor_nodes', Value: twice },
+      'panic',
+      'honor_nodes: honor node 1: the same public_key as honor node 0',
+    );
+    const keyless = JSON.stringify([{ ...listed[0], public_key: '04ab' }]);
+    await h.refused(
+      h.founder,
+      'UpdatePlatformParam',
+      { Name: 'honor_nodes', Value: keyless },
+      'panic',
+      'honor_nodes: honor node 0: public_key must be 64 bytes as hex',
+    );
   });
 
   it('writes only the parameter row, and the journal takes it back', async () => {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config';
 import { publicKeyHex04, utf8 } from '../../crypto';
 import { DatabaseService, type Sql } from '../../database/database.service';
-import { buildBlock, buildFirstBlockTransaction } from '../codec';
+import { buildBlock, buildFirstBlockTransaction, decodeFirstBlockTransaction, parseBlock } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { parseHonorNodes } from '../platform-parameters.service';
@@ -57,19 +57,77 @@ export class GenesisService implements OnModuleInit {
       await this.checkNodeKey();
       return;
     }
-    const block = await this.db.transaction((sql) => this.writeGenesis(sql, Date.now()));
-    this.logger.log(`wrote genesis block 1 ${block.hash.toString('hex')}`);
+    const peer = this.config.network.genesisPeer;
+    const genesis = peer ? await this.genesisOf(peer) : this.ownGenesis(Date.now());
+    const block = await this.db.transaction((sql) => this.write(sql, genesis));
+    this.logger.log(`wrote genesis block 1 ${block.hash.toString('hex')}${peer ? ` of ${peer}` : ''}`);
   }
 
-  /** Writes the genesis state and block (composed by `composeGenesis`) with `sql`. */
-  async writeGenesis(sql: Sql, timeMs: number): Promise<GenesisBlock> {
-    const genesis = composeGenesis({
-      keys: this.identity.keys,
+  /** Writes this node's own genesis state and block (composed by `composeGenesis`) with `sql`. */
+  writeGenesis(sql: Sql, timeMs: number): Promise<GenesisBlock> {
+    return this.write(sql, this.ownGenesis(timeMs));
+  }
+
+  private ownGenesis(timeMs: number): Genesis {
+    const { node, founder } = this.identity.keys;
+    return composeGenesis({
+      keys: { node, founder },
+      sign: (message) => this.crypto.signer.sign(node.privateKey, message),
       crypto: this.crypto,
       config: this.config,
       timeMs,
     });
+  }
+
+  /**
+   * The genesis of the network's first node (GENESIS_PEER), asked for until it answers: its block 1 and
+   * the addresses it listed itself with. The state is composed here from what the block's FirstBlock
+   * transaction holds, and taken only if composing it gives the very bytes of the block received.
+   */
+  private async genesisOf(peer: string): Promise<Genesis> {
+    const url = `${peer}/node/v1/genesis`;
+    for (let attempt = 0; ; attempt++) {
+      let answer: { block: string; api_address: string; tcp_address: string } | undefined;
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        if (response.ok) answer = (await response.json()) as typeof answer;
+      } catch {
+        // Not up yet: the nodes of a network start together.
+      }
+      if (answer) return this.adopt(peer, answer);
+      if (attempt % 10 === 0) this.logger.log(`waiting for the genesis block of ${peer}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  private adopt(peer: string, answer: { block: string; api_address: string; tcp_address: string }): Genesis {
+    const received = Buffer.from(answer.block, 'base64');
+    const block = parseBlock(received);
+    const first = decodeFirstBlockTransaction(block.txs[0] ?? new Uint8Array());
+    const keyOf = (publicKey: Uint8Array) => ({ publicKey, keyId: this.crypto.keyId(publicKey) });
+    const genesis = composeGenesis({
+      keys: { node: keyOf(first.data.nodePublicKey), founder: keyOf(first.data.publicKey) },
+      sign: () => block.header.sign,
+      crypto: this.crypto,
+      config: {
+        networkId: block.header.networkId,
+        tcpAddress: answer.tcp_address,
+        apiAddress: answer.api_address,
+        chainTest: first.data.test,
+      },
+      timeMs: Number(first.timestamp),
+    });
+    if (block.header.networkId !== this.config.networkId || !genesis.block.data.equals(received)) {
+      throw new Error(
+        `the genesis block of ${peer} is not one this node can take (network ${block.header.networkId}, ours ${this.config.networkId})`,
+      );
+    }
+    return genesis;
+  }
+
+  private async write(sql: Sql, genesis: Genesis): Promise<GenesisBlock> {
     const { block, founderKeyId, founderUtxo } = genesis;
+    const timeMs = genesis.timeMs;
     await insertRows(sql, genesis.rows);
     await sql.query(
       `INSERT INTO "spent_info" ("output_tx_hash", "output_index", "output_key_id", "output_value", "ecosystem", "block_id", "type")
@@ -100,8 +158,12 @@ export class GenesisService implements OnModuleInit {
     return block;
   }
 
-  /** A chain made with another node key cannot be served by this one: its blocks would not verify. */
+  /**
+   * A chain made with another node key cannot be served by this one: its blocks would not verify. A node
+   * of a network (NETWORK_PEERS) may wait to be listed: the first node adds it.
+   */
   private async checkNodeKey(): Promise<void> {
+    if (this.config.network.peers.length > 0) return;
     const row = await this.db.one<{ value: string }>(
       `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'honor_nodes'`,
     );
@@ -118,14 +180,19 @@ export class GenesisService implements OnModuleInit {
 }
 
 export interface GenesisInput {
-  keys: NodeKeys;
+  keys: { node: NodeKeyPart; founder: NodeKeyPart };
+  /** Signs block 1 with the node key (the node that makes the genesis). */
+  sign: (message: Uint8Array) => Uint8Array;
   crypto: NodeCrypto;
   config: Pick<AppConfig, 'networkId' | 'tcpAddress' | 'apiAddress' | 'chainTest'>;
   timeMs: number;
 }
 
+type NodeKeyPart = Pick<NodeKeys['node'], 'publicKey' | 'keyId'>;
+
 export interface Genesis {
   block: GenesisBlock;
+  timeMs: number;
   rows: SeedRow[];
   founderKeyId: bigint;
   founderUtxo: bigint;
@@ -136,7 +203,7 @@ export interface Genesis {
  * transaction, its block (merkle root, hash and node signature by formats.md §3.2–§3.4) and the rows of
  * ecosystem 1.
  */
-export function composeGenesis({ keys, crypto, config, timeMs }: GenesisInput): Genesis {
+export function composeGenesis({ keys, sign, crypto, config, timeMs }: GenesisInput): Genesis {
   const { node, founder } = keys;
   const hasher = crypto.hasher;
   const time = BigInt(Math.floor(timeMs / 1000));
@@ -170,7 +237,7 @@ export function composeGenesis({ keys, crypto, config, timeMs }: GenesisInput): 
     prevHeader: { blockId: 0n, blockHash: hasher.doubleHash(utf8('0')), rollbacksHash: initialHash },
     txs: [firstTx.bytes],
     hash: (data) => hasher.hash(data),
-    sign: (message) => crypto.signer.sign(node.privateKey, message),
+    sign,
   });
   const honorNodes = JSON.stringify([
     {
@@ -202,6 +269,7 @@ export function composeGenesis({ keys, crypto, config, timeMs }: GenesisInput): 
       time,
       txHash: Buffer.from(firstTx.txHash),
     },
+    timeMs,
     rows,
     founderKeyId: founder.keyId,
     founderUtxo: FOUNDER_INITIAL_UTXO,

@@ -23,16 +23,17 @@ const config = {
   chainTest: false,
 };
 const TIME_MS = 1_795_316_159_123;
+const sign = (message: Uint8Array) => crypto.signer.sign(keys.node.privateKey, message);
 
 describe('composeGenesis', () => {
-  const genesis = composeGenesis({ keys, crypto, config, timeMs: TIME_MS });
+  const genesis = composeGenesis({ keys, sign, crypto, config, timeMs: TIME_MS });
 
   it('is deterministic given the keys, the config and the time', () => {
-    const again = composeGenesis({ keys, crypto, config, timeMs: TIME_MS });
+    const again = composeGenesis({ keys, sign, crypto, config, timeMs: TIME_MS });
     expect(again.block.hash.equals(genesis.block.hash)).toBe(true);
     expect(again.block.data.equals(genesis.block.data)).toBe(true);
     expect(again.rows).toEqual(genesis.rows);
-    const later = composeGenesis({ keys, crypto, config, timeMs: TIME_MS + 1000 });
+    const later = composeGenesis({ keys, sign, crypto, config, timeMs: TIME_MS + 1000 });
     expect(later.block.hash.equals(genesis.block.hash)).toBe(false);
   });
 

@@ -107,7 +107,29 @@ export class BlockExecutor {
         ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
       [Math.max(0, context.limits.txPerBlock - leading.length)],
     );
-    const pending = [...leading, ...queued];
+    const executed = await this.runAll(sql, context, [...leading, ...queued]);
+    // The node's own calls (delayed contracts) never count against its key.
+    const own = new Set(leading.map((row) => asBuffer(row.hash).toString('hex')));
+    for (const failed of executed.failed) {
+      if (failed.keyId !== 0n && !own.has(failed.hash.toString('hex'))) this.bans.strike(failed.keyId);
+    }
+    return executed;
+  }
+
+  /**
+   * Runs a received block's transactions, in its order, as its producer did: the caller compares what
+   * comes out (every transaction included, the same journal digest) with what the block says. Nobody's
+   * key is struck here: a bad block is its producer's fault, not its senders'.
+   */
+  replay(sql: Sql, context: BlockContext, txs: readonly PendingRow[]): Promise<ExecutedBlock> {
+    return this.runAll(sql, context, txs);
+  }
+
+  private async runAll(
+    sql: Sql,
+    context: BlockContext,
+    pending: readonly PendingRow[],
+  ): Promise<ExecutedBlock> {
     if (pending.length === 0) return { included: [], failed: [], duplicates: [], journal: [] };
     const mined = await this.alreadyMined(
       sql,
@@ -119,19 +141,19 @@ export class BlockExecutor {
       const cache = new BlockCache(sql);
       executed = await this.execute(context, pending, mined, cache, () => new SavepointIsolation(sql));
     }
-    // The node's own calls (delayed contracts) never count against its key.
-    const own = new Set(leading.map((row) => asBuffer(row.hash).toString('hex')));
-    for (const failed of executed.failed) {
-      if (failed.keyId !== 0n && !own.has(failed.hash.toString('hex'))) this.bans.strike(failed.keyId);
-    }
     return executed;
+  }
+
+  /** Drops the rows kept between blocks: a block that ran was then refused, and the database kept none of it. */
+  forgetRows(): void {
+    this.rows.clear();
   }
 
   /** The block made through the write-behind layer, or undefined when it had to be taken back. */
   private async runInMemory(
     sql: Sql,
     context: BlockContext,
-    pending: PendingRow[],
+    pending: readonly PendingRow[],
     mined: Set<string>,
   ): Promise<ExecutedBlock | undefined> {
     await this.rows.validate(sql);
@@ -160,7 +182,7 @@ export class BlockExecutor {
 
   private async execute(
     context: BlockContext,
-    pending: PendingRow[],
+    pending: readonly PendingRow[],
     mined: Set<string>,
     cache: BlockCache,
     isolation: () => TxIsolation,

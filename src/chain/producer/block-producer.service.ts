@@ -16,11 +16,21 @@ import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
 import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
+import {
+  activeHonorNodes,
+  agreedSlotMs,
+  leaderAtBlockTime,
+  nextSlotStart,
+  positionOf,
+  slotAt,
+  type SlotClock,
+} from '../honor-nodes';
+import { ChainLock } from '../chain-lock';
+import { storeBlock } from './block-store';
 import { ChainEvents, type BlockNotices } from '../chain-events';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
 import { DelayedContracts } from './delayed-contracts';
-import { nextSlotStart, slotAt, type SlotClock } from './slot-clock';
-import { rollbacksHash, type JournalRecord } from './rollbacks-hash';
+import { rollbacksHash } from './rollbacks-hash';
 import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
 
 /** The advisory-lock key that makes one process per database the producer ("IBAXPROD" in ASCII). */
@@ -35,7 +45,7 @@ export interface ProducedBlock {
   failed: number;
 }
 
-interface Tip {
+export interface Tip {
   id: bigint;
   hash: Buffer;
   rollbacksHash: Buffer;
@@ -57,7 +67,10 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private holdsLock = false;
   private producing?: Promise<ProducedBlock | undefined>;
   private clock?: SlotClock;
+  /** This node's place among the active honor nodes; -1 when it is not one of them (it makes no block). */
   private position = 0;
+  private notListedLogged = false;
+  private spoilNext = false;
   private wakeRequested = false;
   private ticking = false;
 
@@ -73,6 +86,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly events: ChainEvents,
     private readonly nodeState: NodeStateService,
     private readonly metrics: PrometheusMetrics,
+    private readonly lock: ChainLock,
   ) {}
 
   get isProducer(): boolean {
@@ -186,9 +200,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const clock = await this.slotClock();
       const now = Date.now();
       const slot = slotAt(clock, now);
-      const ours = slot % clock.nodes === this.position;
+      // With other nodes, the last quarter of a slot makes no block: its last block reaches the next
+      // leader before that one starts, and two blocks are not made at one height.
+      const closing = clock.nodes > 1 && now >= clock.startMs + (slot + 0.75) * clock.slotMs;
+      const ours = this.position >= 0 && slot % clock.nodes === this.position && !closing;
       let produced = false;
-      if (ours && this.nodeState.state === 'running' && !this.stopped) {
+      if (ours && this.nodeState.state === 'running' && !this.stopped && !this.lock.behindPeers) {
         this.producing = this.produce();
         produced = (await this.producing) !== undefined;
       }
@@ -197,6 +214,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       // arrived while the last one was made. With nothing waiting it looks again within the slot (a
       // sendTx asks at once), or at its next slot.
       if (produced) delay = 0;
+      else if (this.position < 0) delay = clock.slotMs;
       else if (ours)
         delay = Math.min(
           nextSlotStart(clock, Date.now(), this.position) - Date.now(),
@@ -211,7 +229,10 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     this.schedule(this.wakeRequested ? 0 : delay);
   }
 
-  /** Slot length and this node's position, from the platform parameters (re-read: contracts change them). */
+  /**
+   * Slot length and this node's position among the honor nodes active now, from the platform parameters
+   * (read again each time: contracts change them).
+   */
   private async slotClock(): Promise<SlotClock> {
     if (!this.clock) {
       const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
@@ -224,15 +245,26 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     ]);
     const generation = Number(values.get('max_block_generation_time') ?? 2000);
     const gap = Number(values.get('gap_between_blocks') ?? 2);
-    this.clock.slotMs = this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000);
-    const honor = parseHonorNodes(values.get('honor_nodes') ?? '').filter((node) => !node.stopped);
-    const ours = publicKeyHex04(this.identity.keys.node.publicKey).toLowerCase();
-    const index = honor.findIndex(
-      (node) => node.public_key.toLowerCase() === ours || `04${node.public_key.toLowerCase()}` === ours,
+    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
+    const active = activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)));
+    this.clock.nodes = Math.max(1, active.length);
+    this.clock.slotMs = agreedSlotMs(
+      this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000),
+      this.clock.nodes,
     );
-    this.clock.nodes = Math.max(1, honor.length);
-    this.position = Math.max(0, index);
+    // No list at all: the chain's first node alone makes blocks (formats.md §5.1).
+    this.position =
+      listed.length === 0 ? 0 : positionOf(active, publicKeyHex04(this.identity.keys.node.publicKey));
+    if (this.position < 0 && !this.notListedLogged) {
+      this.logger.log('this node is not an active honor node: it makes no blocks');
+    }
+    this.notListedLogged = this.position < 0;
     return this.clock;
+  }
+
+  /** Tests only (NETWORK_TEST_SWITCHES): the next block gets a wrong rollbacks hash, as a faulty node's would. */
+  spoilNextBlock(): void {
+    this.spoilNext = true;
   }
 
   /**
@@ -245,15 +277,24 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       `SELECT 1 FROM "transactions" WHERE "used" = 0 AND "verified" = 1 LIMIT 1`,
     );
     if (!waiting && !(await this.delayed.dueAfterTip(this.db))) return undefined;
+    return this.lock.run(() => this.produceNow());
+  }
+
+  private async produceNow(): Promise<ProducedBlock | undefined> {
     const started = performance.now();
     let changedPlatformParameters = false;
     let notices: BlockNotices | undefined;
+    let txHashes: Buffer[] = [];
     const { block, failed } = await this.contracts.transaction(async (sql) => {
       const tip = await this.tip(sql);
-      const limits = await this.limits(sql);
-      const blockId = tip.id + 1n;
       const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
       const time = nowSeconds > tip.time ? nowSeconds : tip.time;
+      // A block stamped with another node's slot (a tip from a clock ahead of ours) would be refused.
+      if (this.clock && this.clock.nodes > 1 && leaderAtBlockTime(this.clock, time) !== this.position) {
+        return { block: undefined, failed: 0 };
+      }
+      const limits = await this.limits(sql);
+      const blockId = tip.id + 1n;
       const started = Date.now();
       const calls = await this.delayed.calls(sql, blockId, time);
       const executed = await this.executor.run(
@@ -279,6 +320,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       );
       const block = await this.writeBlock(sql, tip, blockId, time, executed);
       notices = executed.notices;
+      txHashes = executed.included.map((tx) => tx.hash);
       await this.events.announce(sql, { kind: 'block', height: blockId });
       this.logger.debug(
         `block ${blockId}: ${executed.included.length} transactions, ${executed.failed.length} failed; ` +
@@ -289,7 +331,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     // Counted only once committed: a batch rolled back returns to the queue and is taken again.
     this.metrics.transactionsSettled(block?.txCount ?? 0, failed);
     if (block) {
-      this.events.publish({ kind: 'block', height: block.id, notices });
+      this.events.publish({
+        kind: 'block',
+        height: block.id,
+        notices,
+        produced: { hash: block.hash, txHashes, committedAtMs: Date.now() },
+      });
       this.metrics.blockProduced((performance.now() - started) / 1000);
       if (changedPlatformParameters) await this.contracts.loadPrices();
     }
@@ -311,7 +358,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private async tip(sql: Sql): Promise<Tip> {
+  async tip(sql: Sql): Promise<Tip> {
     const row = await sql.one<{ block_id: string; hash: unknown; rollbacks_hash: unknown; time: string }>(
       `SELECT "block_id", "hash", "rollbacks_hash", "time" FROM "info_block" LIMIT 1 FOR UPDATE`,
     );
@@ -324,7 +371,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     };
   }
 
-  private async limits(sql: Sql): Promise<BlockLimits> {
+  async limits(sql: Sql): Promise<BlockLimits> {
     const values = await this.parameters.values(
       [
         'max_tx_block',
@@ -354,25 +401,6 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     };
   }
 
-  /** The block's journal in bulk, in the order its transactions made it (the ids keep that order). */
-  /** The block's journal in bulk, in the order its transactions made it (the ids keep that order). */
-  private async writeJournal(sql: Sql, blockId: bigint, records: readonly JournalRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    await sql.query(
-      `INSERT INTO "rollback_tx" ("block_id", "tx_hash", "table_name", "table_id", "data")
-       SELECT $1, decode("v"."hash", 'hex'), "v"."table", "v"."key", "v"."data"
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS "v"("hash", "table", "key", "data", "n")
-        ORDER BY "v"."n"`,
-      [
-        blockId.toString(),
-        records.map((record) => record.tx_hash.toString('hex')),
-        records.map((record) => record.table_name),
-        records.map((record) => record.table_id),
-        records.map((record) => record.data),
-      ],
-    );
-  }
-
   private async writeBlock(
     sql: Sql,
     tip: Tip,
@@ -381,9 +409,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     executed: ExecutedBlock,
   ): Promise<ProducedBlock> {
     const hasher = this.crypto.hasher;
-    const records = executed.journal;
-    await this.writeJournal(sql, blockId, records);
-    const digest = rollbacksHash(blockId, records, hasher);
+    const digest = rollbacksHash(blockId, executed.journal, hasher);
+    if (this.spoilNext) {
+      this.spoilNext = false;
+      digest[0] ^= 0xff;
+      this.logger.warn(`block ${blockId} is made with a wrong rollbacks hash (NETWORK_TEST_SWITCHES)`);
+    }
     const built = buildBlock({
       header: {
         blockId,
@@ -404,27 +435,16 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       sign: (message) => this.crypto.signer.sign(this.identity.keys.node.privateKey, message),
     });
     const hash = Buffer.from(built.blockHash);
-    const keyId = this.identity.keys.founder.keyId.toString();
-    await sql.query(
-      `INSERT INTO "block_chain" ("id", "hash", "rollbacks_hash", "data", "ecosystem_id", "key_id", "node_position", "time", "tx", "consensus_mode")
-       VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, 1)`,
-      [
-        blockId.toString(),
-        hash,
-        Buffer.from(digest),
-        Buffer.from(built.bytes),
-        keyId,
-        String(this.position),
-        time.toString(),
-        executed.included.length,
-      ],
-    );
-    await sql.query(
-      `UPDATE "info_block" SET "hash" = $1, "rollbacks_hash" = $2, "block_id" = $3, "node_position" = $4,
-         "key_id" = $5, "time" = $6, "sent" = 0`,
-      [hash, Buffer.from(digest), blockId.toString(), String(this.position), keyId, time.toString()],
-    );
-    await this.executor.settle(sql, blockId, executed);
+    await storeBlock(sql, this.executor, {
+      id: blockId,
+      hash,
+      rollbacksHash: Buffer.from(digest),
+      bytes: Buffer.from(built.bytes),
+      keyId: this.identity.keys.founder.keyId,
+      position: BigInt(this.position),
+      time,
+      executed,
+    });
     return { id: blockId, hash, txCount: executed.included.length, failed: executed.failed.length };
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { readBlockContent } from '../block-content';
+import { ChainLock } from '../chain-lock';
+import { parseBlock } from '../codec';
 import { ApiError } from '../../common/api-error';
 import { ChainEvents } from '../chain-events';
 import { ContractsService } from '../../contracts/contracts.service';
@@ -9,6 +11,16 @@ import { asBuffer, bindList, type Sql } from '../../database/database.service';
 export interface RollbackResult {
   rolledBack: number;
   maxBlockId: bigint;
+  /** With `requeue`: the transactions put back in the queue (their stored bytes), oldest first. */
+  requeued: Buffer[];
+}
+
+export interface RollbackOptions {
+  /**
+   * Put the blocks' transactions that were sent to this node back in the queue, pending again, instead
+   * of marking them rolled back: a node leaving a fork for a longer chain loses no accepted transaction.
+   */
+  requeue?: boolean;
 }
 
 /** What a rolled-back transaction's status says: it is no longer in a block, and why. */
@@ -19,7 +31,8 @@ export const ROLLED_BACK_ERROR = 'The transaction was rolled back with its block
  * every transaction's journal is applied in reverse (rows restored, inserted rows and created tables
  * dropped), coin outputs made by the block are removed and those it spent are unspent again, the log
  * and block rows go, the tip moves back, and the compiled contracts follow the restored rows. The
- * transactions' statuses leave the block and say they were rolled back; they are not mined again.
+ * transactions' statuses leave the block and say they were rolled back (an operator's rollback), or
+ * wait in the queue again (a node leaving a fork: `requeue`).
  */
 @Injectable()
 export class ChainRollback {
@@ -28,11 +41,18 @@ export class ChainRollback {
   constructor(
     private readonly contracts: ContractsService,
     private readonly events: ChainEvents,
+    private readonly lock: ChainLock,
   ) {}
 
-  async rollback(count: number): Promise<RollbackResult> {
+  rollback(count: number, options: RollbackOptions = {}): Promise<RollbackResult> {
+    return this.lock.run(() => this.rollbackHeld(count, options));
+  }
+
+  /** {@link rollback} for a caller that holds the chain lock already (a fork switch: rollback, then blocks). */
+  async rollbackHeld(count: number, options: RollbackOptions = {}): Promise<RollbackResult> {
     if (!Number.isSafeInteger(count) || count < 1)
       throw ApiError.server('the number of blocks must be at least 1');
+    const requeued: Buffer[] = [];
     const result = await this.contracts.transaction(async (sql) => {
       const tip = await sql.one<{ block_id: string }>(
         `SELECT "block_id" FROM "info_block" LIMIT 1 FOR UPDATE`,
@@ -43,12 +63,14 @@ export class ChainRollback {
           `cannot roll back ${count} blocks: the chain has ${height - 1n} after the genesis block`,
         );
       }
-      for (let id = height; id > height - BigInt(count); id--) await this.undoBlock(sql, id);
+      for (let id = height; id > height - BigInt(count); id--) {
+        requeued.unshift(...(await this.undoBlock(sql, id, options.requeue === true)));
+      }
       const newTip = height - BigInt(count);
       await this.moveTip(sql, newTip);
       await this.contracts.resync(sql);
       await this.events.announce(sql, { kind: 'rollback', height: newTip });
-      return { rolledBack: count, maxBlockId: newTip };
+      return { rolledBack: count, maxBlockId: newTip, requeued };
     });
     this.events.publish({ kind: 'rollback', height: result.maxBlockId });
     // The blocks taken back may have changed fuel prices (UpdatePlatformParam).
@@ -57,14 +79,15 @@ export class ChainRollback {
     return result;
   }
 
-  private async undoBlock(sql: Sql, id: bigint): Promise<void> {
+  /** Undoes block `id`; returns the transactions put back in the queue (with `requeue`). */
+  private async undoBlock(sql: Sql, id: bigint, requeue: boolean): Promise<Buffer[]> {
     const block = await sql.one<{ data: unknown }>(`SELECT "data" FROM "block_chain" WHERE "id" = $1`, [
       id.toString(),
     ]);
     if (!block) throw new Error(`block ${id} is missing`);
-    const hashes = readBlockContent(asBuffer(block.data), this.contracts.vm.registry).transactions.map(
-      (tx) => tx.hash,
-    );
+    const data = asBuffer(block.data);
+    const transactions = readBlockContent(data, this.contracts.vm.registry).transactions;
+    const hashes = transactions.map((tx) => tx.hash);
     for (const hash of [...hashes].reverse()) await undoTransaction(sql, hash);
     const blockId = id.toString();
     await sql.query(`DELETE FROM "rollback_tx" WHERE "block_id" = $1`, [blockId]);
@@ -77,12 +100,46 @@ export class ChainRollback {
       );
     }
     await sql.query(`DELETE FROM "log_transactions" WHERE "block" = $1`, [blockId]);
+    const requeued = requeue ? await this.requeue(sql, id, data, transactions) : [];
     await sql.query(`UPDATE "transactions_status" SET "block_id" = 0, "error" = $2 WHERE "block_id" = $1`, [
       blockId,
       ROLLED_BACK_ERROR,
     ]);
     await sql.query(`DELETE FROM "confirmations" WHERE "block_id" = $1`, [blockId]);
     await sql.query(`DELETE FROM "block_chain" WHERE "id" = $1`, [blockId]);
+    return requeued;
+  }
+
+  /**
+   * The block's transactions that have a status here (sent to this node or passed on to it; not the
+   * producer's own delayed-contract calls, which the next block makes again) go back to the queue.
+   */
+  private async requeue(
+    sql: Sql,
+    id: bigint,
+    data: Buffer,
+    transactions: readonly { hash: Buffer; expedite: string }[],
+  ): Promise<Buffer[]> {
+    const stored = parseBlock(data).txs;
+    const rows = await sql.query<{ hash: unknown; time: string; type: number; wallet_id: string }>(
+      `UPDATE "transactions_status" SET "block_id" = 0, "error" = '', "penalty" = 0
+        WHERE "block_id" = $1 RETURNING "hash", "time", "type", "wallet_id"`,
+      [id.toString()],
+    );
+    const known = new Map(rows.map((row) => [asBuffer(row.hash).toString('hex'), row]));
+    const requeued: Buffer[] = [];
+    for (const [index, tx] of transactions.entries()) {
+      const row = known.get(tx.hash.toString('hex'));
+      if (!row) continue;
+      const bytes = Buffer.from(stored[index]);
+      await sql.query(
+        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified")
+         VALUES ($1, $2, 2, $3, $4, $5, $6, 0, 0, 1) ON CONFLICT ("hash") DO NOTHING`,
+        [tx.hash, bytes, tx.expedite.split('.')[0] || '0', row.time, row.type, row.wallet_id],
+      );
+      requeued.push(bytes);
+    }
+    return requeued;
   }
 
   private async moveTip(sql: Sql, id: bigint): Promise<void> {

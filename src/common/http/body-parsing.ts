@@ -3,7 +3,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import qs from 'qs';
 import type { RequestLimits } from '../../config';
 import { ApiError } from '../api-error';
-import { isRpcPath } from '../node-state.service';
+import { isPeerPath, isRpcPath } from '../node-state.service';
 import type { ApiRequest, UploadedPart } from './api-request';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -30,7 +30,7 @@ function malformed(error: unknown): ApiError {
 
 /**
  * Parses request bodies for every route: urlencoded and multipart forms for REST, the raw bytes for
- * JSON-RPC (parsed later with exact big numbers). Parser failures become API errors here, in the API's
+ * JSON-RPC (parsed later with exact big numbers) and the node-to-node routes (their signature covers them). Parser failures become API errors here, in the API's
  * envelope, because they happen before any route runs.
  */
 export function bodyParsing(
@@ -48,6 +48,7 @@ export function bodyParsing(
 
   return (req: Request, res: Response, next: NextFunction): void => {
     const rpc = isRpcPath(req.path);
+    const wholeBody = rpc || isPeerPath(req.path);
     let answered = false;
     const done = (error?: unknown) => {
       if (answered) return;
@@ -55,7 +56,7 @@ export function bodyParsing(
       if (error === undefined || error === null) next();
       else onError(toApiError(error, limits, rpc), req, res);
     };
-    if (rpc) {
+    if (wholeBody) {
       raw(req, res, (error) => {
         if (!error) (req as ApiRequest).rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         done(error);

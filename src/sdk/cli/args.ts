@@ -21,6 +21,8 @@ Commands
   block <id>                         a block with its transactions (detailed_blocks)
   rollback <n>                       take the last n blocks off the chain (admin.rollbackBlocks; the node
                                      must serve the admin namespace: JSONRPC_NAMESPACES=ibax,chain,net,admin)
+  peers                              the other honor nodes as the node sees them (net.peers): position,
+                                     address, height, last block time, reachable, banned until
   help                               this text
 
 Options
@@ -62,6 +64,7 @@ const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   status: [...KEY_OPTIONS, 'ecosystem'],
   block: [],
   rollback: [],
+  peers: [],
   watch: ['timeout'],
 };
 

@@ -411,6 +411,11 @@ const rollback: Command = async (context) => {
   }
 };
 
+const peers: Command = async (context) => {
+  expectArgs('peers', context.args, 0);
+  return new IbaxClient(context.nodeUrl).rpc('net.peers');
+};
+
 const COMMANDS: Record<string, Command> = {
   help: async () => undefined,
   keygen,
@@ -419,6 +424,7 @@ const COMMANDS: Record<string, Command> = {
   status,
   block,
   rollback,
+  peers,
   watch,
 };
 

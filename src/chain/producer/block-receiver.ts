@@ -1,0 +1,246 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config';
+import { ContractsService } from '../../contracts/contracts.service';
+import { DatabaseService, type Sql } from '../../database/database.service';
+import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
+import { ChainEvents } from '../chain-events';
+import { ChainLock } from '../chain-lock';
+import {
+  asciiBytes,
+  bytesEqual,
+  bytesOfHex,
+  decodeSmartContractEnvelope,
+  forSign,
+  hexOf,
+  parseBlock,
+  verifyBlockHashes,
+  type ParsedBlock,
+} from '../codec';
+import { BLOCK_VERSION } from '../genesis/genesis.service';
+import { activeHonorNodes, agreedSlotMs, bareKey, leaderAtBlockTime, type SlotClock } from '../honor-nodes';
+import { NodeCrypto } from '../node-crypto.service';
+import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
+import { BlockExecutor } from './block-executor';
+import { BlockProducer } from './block-producer.service';
+import { storeBlock } from './block-store';
+import { rollbacksHash } from './rollbacks-hash';
+
+/** How far ahead of this node's clock a block's time may be (whole seconds, and clocks differ a little). */
+const CLOCK_TOLERANCE_S = 2n;
+
+/**
+ * A block this node does not take. `bad`: the block itself is wrong (its producer is at fault, and is
+ * banned for a while); otherwise it only does not follow this node's tip (a fork, or blocks missing).
+ */
+export class RefusedBlock extends Error {
+  /** The block's id and time (Unix seconds), when its header could be read. */
+  block?: { id: bigint; time: bigint };
+
+  constructor(
+    message: string,
+    readonly bad: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Checks one transaction of a received block as admission would at the block's time; throws if it fails. */
+export type ReceivedTxCheck = (tx: Uint8Array, blockTimeMs: number) => Promise<void>;
+
+export interface AppliedBlock {
+  id: bigint;
+  hash: Buffer;
+  position: number;
+  txHashes: Buffer[];
+}
+
+/**
+ * Takes a block made by another honor node (formats.md §3.7, stricter): it must follow this node's tip
+ * (id, previous hash and rollbacks hash), carry this network's id, a time within its slot and not
+ * ahead of this node's clock, come from the leader of that slot, hash and sign right (merkle root and
+ * block hash recomputed, signature by the node at its position), and hold transactions that pass
+ * admission. Then it runs, in one database transaction, exactly as its producer ran it: every
+ * transaction must succeed again and the journal must give the block's rollbacks hash. Anything else
+ * writes nothing.
+ */
+@Injectable()
+export class BlockReceiver {
+  private readonly logger = new Logger('BlockReceiver');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly contracts: ContractsService,
+    private readonly db: DatabaseService,
+    private readonly crypto: NodeCrypto,
+    private readonly parameters: PlatformParametersService,
+    private readonly executor: BlockExecutor,
+    private readonly producer: BlockProducer,
+    private readonly events: ChainEvents,
+    private readonly lock: ChainLock,
+    private readonly metrics: PrometheusMetrics,
+  ) {}
+
+  apply(bytes: Uint8Array, checkTx: ReceivedTxCheck): Promise<AppliedBlock> {
+    return this.lock.run(() => this.applyHeld(bytes, checkTx));
+  }
+
+  /** {@link apply} for a caller holding the chain lock (a fork switch). */
+  async applyHeld(bytes: Uint8Array, checkTx: ReceivedTxCheck): Promise<AppliedBlock> {
+    let block: ParsedBlock;
+    try {
+      block = parseBlock(bytes);
+    } catch (error) {
+      throw new RefusedBlock(`the block does not decode: ${(error as Error).message}`, true);
+    }
+    const { header } = block;
+    let changedPlatformParameters = false;
+    let applied: AppliedBlock;
+    try {
+      // Checked before the block's database transaction opens: admission reads through the pool, which
+      // the embedded database gives to one transaction at a time. The chain lock keeps the tip still.
+      const tip = await this.producer.tip(this.db);
+      if (header.blockId !== tip.id + 1n || !bytesEqual(block.prevHeader.blockHash, tip.hash)) {
+        throw new RefusedBlock(`block ${header.blockId} does not follow block ${tip.id} here`, false);
+      }
+      if (!bytesEqual(block.prevHeader.rollbacksHash, tip.rollbacksHash)) {
+        throw new RefusedBlock(`block ${header.blockId}: the previous rollbacks hash is not ours`, true);
+      }
+      await this.checkHeader(this.db, block, tip.time);
+      for (const tx of block.txs) {
+        try {
+          await checkTx(tx, Number(header.timestamp) * 1000);
+        } catch (error) {
+          throw new RefusedBlock(`block ${header.blockId}: a transaction: ${(error as Error).message}`, true);
+        }
+      }
+      applied = await this.contracts.transaction(async (sql) => {
+        const locked = await this.producer.tip(sql);
+        if (locked.id !== tip.id || !locked.hash.equals(tip.hash)) {
+          throw new RefusedBlock(`block ${header.blockId}: the chain moved while it was checked`, false);
+        }
+        const ran = await this.run(sql, block, bytes);
+        changedPlatformParameters = ran.changedPlatformParameters;
+        return ran.applied;
+      });
+    } catch (error) {
+      // A block run in memory and then refused leaves rows in the row store the database never kept.
+      this.executor.forgetRows();
+      const refused =
+        error instanceof RefusedBlock
+          ? error
+          : new RefusedBlock(`block ${header.blockId}: ${(error as Error).message}`, true);
+      refused.block = { id: header.blockId, time: header.timestamp };
+      throw refused;
+    }
+    this.events.publish({ kind: 'block', height: applied.id });
+    this.metrics.blockReceived();
+    if (changedPlatformParameters) await this.contracts.loadPrices();
+    this.logger.debug(
+      `took block ${applied.id} of node ${applied.position} (${applied.txHashes.length} txs)`,
+    );
+    return applied;
+  }
+
+  private async checkHeader(sql: Sql, block: ParsedBlock, tipTime: bigint): Promise<void> {
+    const { header } = block;
+    const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
+    if (header.networkId !== this.config.networkId) throw refuse(`network ${header.networkId} is not ours`);
+    if (header.version !== BLOCK_VERSION || header.consensusMode !== 1 || header.ecosystemId !== 0n) {
+      throw refuse('version, consensus mode or ecosystem is not the one this network uses');
+    }
+    const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
+    if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
+    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) throw refuse('its time is ahead of ours');
+    const values = await this.parameters.values(
+      ['honor_nodes', 'max_block_generation_time', 'gap_between_blocks'],
+      sql,
+    );
+    const active = activeHonorNodes(parseHonorNodes(values.get('honor_nodes') ?? ''), header.timestamp);
+    const position = Number(header.nodePosition);
+    const producer = active[position];
+    if (!producer) throw refuse(`no active honor node at position ${position}`);
+    const first = await sql.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+    const generation = Number(values.get('max_block_generation_time') ?? 2000);
+    const gap = Number(values.get('gap_between_blocks') ?? 2);
+    const clock: SlotClock = {
+      startMs: Number(first?.time ?? 0) * 1000,
+      nodes: active.length,
+      slotMs: agreedSlotMs(this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000), active.length),
+    };
+    if (active.length > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
+      throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
+    }
+    try {
+      verifyBlockHashes(block, (data) => this.crypto.hasher.hash(data));
+      this.crypto.signer.verify(
+        bytesOfHex(bareKey(producer.public_key)),
+        asciiBytes(forSign(header, block.prevHeader, block.merkleRoot)),
+        header.sign,
+      );
+    } catch (error) {
+      throw refuse((error as Error).message);
+    }
+  }
+
+  private async run(
+    sql: Sql,
+    block: ParsedBlock,
+    bytes: Uint8Array,
+  ): Promise<{ applied: AppliedBlock; changedPlatformParameters: boolean }> {
+    const { header } = block;
+    const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
+    const limits = await this.producer.limits(sql);
+    const size = block.txs.reduce((total, tx) => total + tx.length, 0);
+    if (block.txs.length > limits.txPerBlock || size > limits.blockSize) {
+      throw refuse('more transactions or bytes than a block may hold');
+    }
+    const rows = block.txs.map((tx) => ({
+      hash: Buffer.from(decodeSmartContractEnvelope(tx).hash),
+      data: tx,
+    }));
+    const executed = await this.executor.replay(
+      sql,
+      {
+        blockId: header.blockId,
+        time: header.timestamp,
+        keyId: header.keyId,
+        nodePosition: header.nodePosition,
+        // The producer's time limits do not apply again: a slower machine still takes the block.
+        limits: { ...limits, generationMs: Number.POSITIVE_INFINITY },
+      },
+      rows,
+    );
+    const failed = executed.failed[0];
+    if (failed) throw refuse(`transaction ${failed.hash.toString('hex')} fails here: ${failed.error}`);
+    if (executed.duplicates.length > 0) throw refuse('it holds a transaction already in the chain');
+    if (executed.included.length !== rows.length) throw refuse('not every transaction fits its limits here');
+    const digest = rollbacksHash(header.blockId, executed.journal, this.crypto.hasher);
+    if (!bytesEqual(digest, header.rollbacksHash)) {
+      throw refuse(`its rollbacks hash ${hexOf(header.rollbacksHash)} should be ${hexOf(digest)}`);
+    }
+    const hash = Buffer.from(header.blockHash);
+    await storeBlock(sql, this.executor, {
+      id: header.blockId,
+      hash,
+      rollbacksHash: Buffer.from(digest),
+      bytes: Buffer.from(bytes),
+      keyId: header.keyId,
+      position: header.nodePosition,
+      time: header.timestamp,
+      executed,
+    });
+    await this.events.announce(sql, { kind: 'block', height: header.blockId });
+    return {
+      applied: {
+        id: header.blockId,
+        hash,
+        position: Number(header.nodePosition),
+        txHashes: rows.map((row) => row.hash),
+      },
+      // The VM's prices are platform parameters: read again once the block that changed them is written.
+      changedPlatformParameters: executed.journal.some(
+        (record) => record.table_name === '1_platform_parameters',
+      ),
+    };
+  }
+}

@@ -1,0 +1,329 @@
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHasher, keyIdFromPublicKey } from '../../src/crypto';
+import { IbaxClient } from '../../src/sdk';
+import { freePort, killChildNode, startChildNode, type ChildNode } from '../support/child-node';
+import { createTestDatabase, newDataDir, type TestDatabase } from '../support/node';
+import { sleep } from '../support/wire';
+
+/**
+ * Three honor nodes on localhost, each a real process on its own database (PostgreSQL with
+ * TEST_DATABASE_URL, the embedded one otherwise), one-second slots. The first makes the genesis and lists
+ * the other two in honor_nodes; they take its genesis. Transactions may be sent to any node; blocks made
+ * by one are checked and run by the others; a node that was down catches up; a split network converges
+ * on one chain without losing a transaction; a node that makes a bad block is refused and banned.
+ */
+
+const SLOT_MS = 1000;
+const COUNT = 3;
+
+interface Member {
+  index: number;
+  port: number;
+  url: string;
+  dataDir: string;
+  db: TestDatabase;
+  env: Record<string, string>;
+  child?: ChildNode;
+  client: IbaxClient;
+}
+
+const members: Member[] = [];
+let founderKey: string;
+
+async function start(member: Member): Promise<void> {
+  member.child = await startChildNode({
+    dataDir: member.dataDir,
+    databaseUrl: member.db.url,
+    port: member.port,
+    env: member.env,
+  });
+}
+
+function rpc<T = any>(member: Member, method: string, params: unknown[] = []): Promise<T> {
+  return member.client.rpc<T>(method, params);
+}
+
+async function height(member: Member): Promise<number> {
+  return Number((await member.client.get('/api/v2/maxblockid')).body.max_block_id);
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(200);
+  }
+}
+
+/** The hashes of blocks 1…n as a node serves them. */
+async function blockHashes(member: Member, upTo: number): Promise<string[]> {
+  const hashes: string[] = [];
+  for (let id = 1; id <= upTo; id++) {
+    const answer = await member.client.get(`/api/v2/block/${id}`);
+    expect(answer.status, `block ${id} on node ${member.index}`).toBe(200);
+    hashes.push(answer.body.hash);
+  }
+  return hashes;
+}
+
+/** Waits until every running node is at the same height with the same blocks; returns that height. */
+async function converged(running: Member[] = members): Promise<number> {
+  let top = 0;
+  await until('the nodes hold the same chain', async () => {
+    const heights = await Promise.all(running.map(height));
+    top = heights[0];
+    if (!heights.every((h) => h === top)) return false;
+    const last = await Promise.all(running.map((member) => member.client.get(`/api/v2/block/${top}`)));
+    return last.every((answer) => answer.body.hash === last[0].body.hash);
+  });
+  const chains = await Promise.all(running.map((member) => blockHashes(member, top)));
+  for (const chain of chains.slice(1)) expect(chain).toEqual(chains[0]);
+  return top;
+}
+
+/** Sends one NewParameter call to `member`; returns its hash. */
+async function send(member: Member, name: string): Promise<string> {
+  const tx = await member.client.buildCall(founderKey, 'NewParameter', {
+    Name: name,
+    Value: name,
+    Conditions: 'true',
+  });
+  const [hash] = await member.client.sendTransactions([tx.bytes]);
+  return hash;
+}
+
+/** In how many blocks of `member`'s chain each hash is (through txinfo). */
+async function blockOf(member: Member, hash: string): Promise<string> {
+  const answer = await member.client.get(`/api/v2/txinfo/${hash}`);
+  return String(answer.body.blockid);
+}
+
+beforeAll(async () => {
+  const ports = [];
+  for (let i = 0; i < COUNT; i++) ports.push(await freePort());
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+  for (let i = 0; i < COUNT; i++) {
+    members.push({
+      index: i,
+      port: ports[i],
+      url: urls[i],
+      dataDir: newDataDir(),
+      db: await createTestDatabase(),
+      client: new IbaxClient(urls[i]),
+      env: {
+        API_ADDRESS: urls[i],
+        TCP_ADDRESS: `127.0.0.1:${7078 + i}`,
+        NETWORK_PEERS: urls.filter((_, j) => j !== i).join(','),
+        GENESIS_PEER: i === 0 ? '' : urls[0],
+        BLOCK_SLOT_MS: String(SLOT_MS),
+        NETWORK_TEST_SWITCHES: 'true',
+        JSONRPC_NAMESPACES: 'ibax,chain,net,rpc,admin',
+        BAN_BAD_TX: '0',
+        LOG_LEVEL: process.env.NETWORK_TEST_LOG_LEVEL ?? 'error',
+      },
+    });
+  }
+  await start(members[0]);
+  await Promise.all(members.slice(1).map(start));
+  founderKey = readFileSync(join(members[0].dataDir, 'founder.key'), 'utf8').trim();
+  // The first node lists the others in honor_nodes (a transaction each): then every node has two peers
+  // with a position.
+  await until(
+    'every node is listed',
+    async () => {
+      for (const member of members) {
+        const peers = await rpc<{ position: number | null }[]>(member, 'net.peers');
+        if (peers.length !== COUNT - 1 || peers.some((peer) => peer.position === null)) return false;
+      }
+      return true;
+    },
+    90_000,
+  );
+  for (const member of members) await member.client.login(founderKey);
+}, 180_000);
+
+afterAll(async () => {
+  for (const member of members) {
+    // NETWORK_TEST_LOG_LEVEL=info keeps each node's log in its data directory, to read what happened.
+    if (process.env.NETWORK_TEST_LOG_LEVEL)
+      writeFileSync(join(member.dataDir, 'node.log'), member.child?.output() ?? '');
+    await killChildNode(member.child);
+  }
+  for (const member of members) await member.db.drop().catch(() => undefined);
+});
+
+describe('three honor nodes', () => {
+  it('share one genesis and list each other in honor_nodes, each at its own position', async () => {
+    const genesis = await Promise.all(members.map((member) => member.client.get('/api/v2/block/1')));
+    for (const answer of genesis) expect(answer.body.hash).toBe(genesis[0].body.hash);
+    const network = await members[1].client.get('/api/v2/network');
+    expect(network.body.honor_nodes.map((node: { api_address: string }) => node.api_address).sort()).toEqual(
+      members.map((member) => member.url).sort(),
+    );
+    const positions = await rpc<{ position: number; api_address: string; reachable: boolean }[]>(
+      members[0],
+      'net.peers',
+    );
+    expect(positions.every((peer) => peer.reachable)).toBe(true);
+    expect(new Set(positions.map((peer) => peer.position)).size).toBe(COUNT - 1);
+  });
+
+  it('show the peers over JSON-RPC (net.peers) and in the CLI (ibax peers)', async () => {
+    const answer = await fetch(members[0].url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'net.peers', params: [] }),
+    });
+    expect(answer.status).toBe(200);
+    const { result } = (await answer.json()) as { result: Record<string, unknown>[] };
+    expect(result).toHaveLength(COUNT - 1);
+    for (const peer of result) {
+      expect(Object.keys(peer)).toEqual([
+        'position',
+        'api_address',
+        'public_key',
+        'block_id',
+        'last_block_time',
+        'reachable',
+        'banned_until',
+      ]);
+      expect(peer).toMatchObject({ reachable: true, banned_until: '0' });
+      expect(typeof peer.position).toBe('number');
+      expect(peer.block_id).toMatch(/^[1-9]\d*$/);
+      expect(peer.last_block_time).toMatch(/^\d{10}$/);
+      expect(peer.public_key).toMatch(/^04[0-9a-f]{128}$/);
+    }
+    expect(result.map((peer) => peer.api_address).sort()).toEqual([members[1].url, members[2].url].sort());
+    const printed = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        ['bin/ibax.cjs', 'peers', '--node', members[0].url],
+        (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+      ),
+    );
+    const fromCli = JSON.parse(printed) as Record<string, unknown>[];
+    expect(fromCli.map((peer) => peer.api_address).sort()).toEqual([members[1].url, members[2].url].sort());
+    // A node-to-node route refuses a request no node signed, in the API's envelope.
+    const unsigned = await fetch(`${members[0].url}/node/v1/status`);
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toMatchObject({
+      error: 'E_SERVER',
+      msg: 'the request is not signed by a node',
+    });
+  });
+
+  it('take transactions sent to any node, each exactly once, and end with byte-identical chains', async () => {
+    const hashes: string[] = [];
+    for (let i = 0; i < 30; i++) hashes.push(await send(members[i % COUNT], `round_robin_${i}`));
+    for (const [i, hash] of hashes.entries()) {
+      const statuses = await members[i % COUNT].client.waitForTransactions([hash], { timeoutMs: 60_000 });
+      expect(statuses[hash].errmsg, hash).toBeUndefined();
+    }
+    const top = await converged();
+    // Every transaction is in one block, the same on every node.
+    for (const hash of hashes) {
+      const blocks = await Promise.all(members.map((member) => blockOf(member, hash)));
+      expect(new Set(blocks).size, hash).toBe(1);
+      expect(Number(blocks[0])).toBeGreaterThan(0);
+    }
+    // Blocks were made by more than one node: the slots rotate.
+    const producers = new Set<number>();
+    for (let id = 2; id <= top; id++) {
+      producers.add(Number((await members[0].client.get(`/api/v2/block/${id}`)).body.node_position));
+    }
+    expect(producers.size).toBeGreaterThan(1);
+    // The state the blocks made is the same everywhere.
+    const parameters = await Promise.all(
+      members.map((member) => member.client.get('/api/v2/ecosystemparams?ecosystem=1')),
+    );
+    for (const answer of parameters) expect(answer.body).toEqual(parameters[0].body);
+    // txinfo counts the peers that hold a transaction's block.
+    await until('confirmations are counted', async () => {
+      const info = await members[0].client.get(`/api/v2/txinfo/${hashes[0]}`);
+      return Number(info.body.confirm) === COUNT - 1;
+    });
+  }, 180_000);
+
+  it('go on without a node that was killed, and the node catches up when it is back', async () => {
+    const [first, second, third] = members;
+    third.child!.process.kill('SIGKILL');
+    await third.child!.exited;
+    const hashes: string[] = [];
+    for (let i = 0; i < 6; i++) hashes.push(await send(members[i % 2], `while_down_${i}`));
+    for (const [i, hash] of hashes.entries()) {
+      const statuses = await members[i % 2].client.waitForTransactions([hash], { timeoutMs: 60_000 });
+      expect(statuses[hash].errmsg, hash).toBeUndefined();
+    }
+    await sleep(10 * SLOT_MS);
+    const heightWithout = await converged([first, second]);
+    await start(third);
+    await until('the restarted node catches up', async () => (await height(third)) >= heightWithout);
+    await converged();
+    for (const hash of hashes) expect(Number(await blockOf(third, hash))).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('split into 2 + 1 and healed, converge on one chain with every accepted transaction in it', async () => {
+    const [first, second, third] = members;
+    await rpc(third, 'admin.isolatePeers', [[first.url, second.url]]);
+    await rpc(first, 'admin.isolatePeers', [[third.url]]);
+    await rpc(second, 'admin.isolatePeers', [[third.url]]);
+    const majority: string[] = [];
+    const minority: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      majority.push(await send(first, `split_majority_${i}`));
+      minority.push(await send(third, `split_minority_${i}`));
+    }
+    // The alone node makes blocks in its own slots: a fork.
+    await first.client.waitForTransactions(majority, { timeoutMs: 60_000 });
+    await third.client.waitForTransactions(minority, { timeoutMs: 60_000 });
+    await sleep(6 * SLOT_MS);
+    for (const member of [first, second, third]) await rpc(member, 'admin.isolatePeers', [[]]);
+    await converged();
+    // The alone node's transactions were queued again when it left its fork, and reached the chain.
+    await until('every transaction of the split is in the chain', async () => {
+      for (const hash of [...majority, ...minority]) {
+        const blocks = await Promise.all(members.map((member) => blockOf(member, hash)));
+        if (blocks.some((block) => block === '0' || block !== blocks[0])) return false;
+      }
+      return true;
+    });
+    await converged();
+  }, 180_000);
+
+  it('refuse a bad block and ban the node that made it', async () => {
+    const [first, second, third] = members;
+    await rpc(second, 'admin.produceBadBlock');
+    // Sent to the faulty node: it makes a block with them in its own slot (or another node does first).
+    await until('the faulty node is banned by the others', async () => {
+      await send(second, `bad_block_${Date.now()}`);
+      await sleep(SLOT_MS);
+      const seen = await rpc<{ api_address: string; banned_until: string }[]>(first, 'net.peers');
+      return seen.some((peer) => peer.api_address === second.url && peer.banned_until !== '0');
+    });
+    const byThird = await rpc<{ api_address: string; banned_until: string }[]>(third, 'net.peers');
+    expect(byThird.find((peer) => peer.api_address === second.url)?.banned_until).not.toBe('0');
+    // The others go on with one chain of their own.
+    await send(first, 'after_the_bad_block');
+    await converged([first, third]);
+    // The others reported the block on chain (NewBadBlock): rows of 1_bad_blocks naming its producer.
+    const faultyKey = (await first.client.get('/api/v2/network')).body.honor_nodes.find(
+      (node: { api_address: string }) => node.api_address === second.url,
+    ).public_key as string;
+    const faultyKeyId = keyIdFromPublicKey(Buffer.from(faultyKey.slice(2), 'hex'), createHasher('KECCAK256'));
+    await until('the bad block is reported on chain', async () => {
+      const list = await first.client.get('/api/v2/list/bad_blocks');
+      return list.status === 200 && Number(list.body.count) >= 1;
+    });
+    const reports = (await first.client.get('/api/v2/list/bad_blocks')).body.list as Record<string, string>[];
+    const reporters = new Set(reports.map((row) => row.consumer_node_id));
+    expect(reports.every((row) => row.producer_node_id === faultyKeyId.toString())).toBe(true);
+    expect(reporters.size).toBeGreaterThanOrEqual(1);
+    expect(reports[0].reason).toMatch(/rollbacks hash/);
+    const metrics = await fetch(`${first.url}/metrics`).then((answer) => answer.text());
+    expect(metrics).toMatch(/^ibax_bad_blocks_total [1-9]/m);
+    expect(metrics).toMatch(/^ibax_blocks_received_total [1-9]/m);
+  }, 180_000);
+});
