@@ -4,7 +4,18 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.nest/', 'data/', 'coverage/', '.test-data/', 'bench/.data/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.nest/',
+      'data/',
+      'devnet/',
+      'coverage/',
+      '.test-data/',
+      'bench/.data/',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

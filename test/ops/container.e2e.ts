@@ -185,7 +185,9 @@ describe('.dockerignore', () => {
 
 describe('compose.yaml', () => {
   it('has the node and PostgreSQL 15, each with a health check and a named volume', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['centrifugo', 'node', 'postgres']);
+    // What `docker compose up` starts: the services of no profile (the network's are checked below).
+    const started = Object.keys(compose.services).filter((name) => !compose.services[name].profiles);
+    expect(started.sort()).toEqual(['centrifugo', 'node', 'postgres']);
     const { node, postgres } = compose.services;
     expect(postgres.image).toMatch(/^postgres:15(\b|$)/);
     expect(postgres.healthcheck.test.join(' ')).toMatch(/pg_isready/);
@@ -296,5 +298,98 @@ describe('compose.yaml', () => {
     for (const name of Object.keys(environment)) if (environment[name] === '') delete environment[name];
     const parsed = environmentSchema.safeParse(environment);
     expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+
+  describe('the network profile', () => {
+    const inProfile = Object.entries(compose.services).filter(([, service]) =>
+      (service.profiles as string[] | undefined)?.includes('network'),
+    );
+    const nodes = inProfile.filter(([, service]) => service.build === '.');
+    /** A node's settings as the node reads them (compose's defaults taken). */
+    const settingsOf = (service: Record<string, any>) => {
+      const environment = Object.fromEntries(
+        Object.entries(service.environment as Record<string, unknown>).map(([name, value]) => [
+          name,
+          interpolated(value, 'x'),
+        ]),
+      );
+      const parsed = environmentSchema.safeParse(environment);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+      return parsed.data!;
+    };
+
+    it('has three nodes of the image, each with PostgreSQL 15 of its own, all in the profile only', () => {
+      expect(nodes.map(([name]) => name).sort()).toEqual(['node0', 'node1', 'node2']);
+      for (const [, service] of inProfile) expect(service.profiles).toEqual(['network']);
+      for (const [, node] of nodes) expect(node.image).toBe(compose.services.node.image);
+      const servers = nodes.map(([, node]) => new URL(settingsOf(node).DATABASE_URL!));
+      // A server each: the node waits for it, and nothing else uses it.
+      expect(new Set(servers.map((url) => url.hostname)).size).toBe(3);
+      for (const [i, [, node]] of nodes.entries()) {
+        const server = servers[i].hostname;
+        const postgres = compose.services[server];
+        expect(inProfile.map(([name]) => name)).toContain(server);
+        expect(postgres.image).toMatch(/^postgres:15(\b|$)/);
+        expect(postgres.healthcheck.test.join(' ')).toMatch(/pg_isready/);
+        expect(`/${postgres.environment.POSTGRES_DB}`).toBe(servers[i].pathname);
+        expect(node.depends_on[server].condition).toBe('service_healthy');
+      }
+    });
+
+    it('gives each node and each database a volume of its own', () => {
+      const mounts = inProfile.flatMap(([, service]) => service.volumes as string[]);
+      const volumes = mounts.map((mount) => mount.split(':')[0]);
+      expect(volumes).toHaveLength(6);
+      expect(new Set(volumes).size).toBe(volumes.length);
+      for (const volume of volumes) expect(Object.keys(compose.volumes)).toContain(volume);
+      // Not the default services' volumes either: their node has keys and a chain of its own.
+      for (const [, service] of Object.entries(compose.services).filter(([, s]) => !s.profiles))
+        for (const mount of (service.volumes as string[] | undefined) ?? [])
+          expect(volumes).not.toContain(mount.split(':')[0]);
+      for (const [, node] of nodes) {
+        const dataDir = settingsOf(node).DATA_DIR;
+        expect((node.volumes as string[]).map((mount) => mount.split(':')[1])).toEqual([dataDir]);
+      }
+    });
+
+    it('announces each node at its service name, and peers each with the two others', () => {
+      const addressOf = new Map(
+        nodes.map(([name, node]) => [name, `http://${name}:${settingsOf(node).PORT}`] as const),
+      );
+      for (const [name, node] of nodes) {
+        const settings = settingsOf(node);
+        expect(settings.HOST).toBe('0.0.0.0');
+        expect(settings.API_ADDRESS).toBe(addressOf.get(name));
+        const others = nodes.filter(([other]) => other !== name).map(([other]) => addressOf.get(other));
+        expect([...settings.NETWORK_PEERS].sort()).toEqual(others.sort());
+      }
+    });
+
+    it('has node0 make the genesis and the others take it from node0', () => {
+      const node0 = `http://node0:${settingsOf(compose.services.node0).PORT}`;
+      for (const [name, node] of nodes) {
+        const genesisPeer = settingsOf(node).GENESIS_PEER;
+        if (name === 'node0') expect(genesisPeer).toBeUndefined();
+        else {
+          expect(genesisPeer).toBe(node0);
+          expect(node.depends_on.node0).toBeDefined();
+        }
+      }
+    });
+
+    it('publishes each node on a host port of its own, away from the default node, and stops it gracefully', () => {
+      const published = nodes.map(([, node]) => {
+        const [host, inside] = (node.ports as string[])[0].split(':');
+        expect(inside).toBe(String(settingsOf(node).PORT));
+        return host;
+      });
+      expect(new Set(published).size).toBe(3);
+      for (const mapping of compose.services.node.ports as string[])
+        expect(published).not.toContain(mapping.split(':')[0]);
+      for (const [, node] of nodes)
+        expect(Number.parseInt(node.stop_grace_period, 10) * 1000).toBeGreaterThan(
+          settingsOf(node).SHUTDOWN_TIMEOUT_MS,
+        );
+    });
   });
 });

@@ -1,0 +1,244 @@
+/**
+ * A network of honor nodes on this machine, for development: N nodes (`npm start`'s scripts/start.cjs) as
+ * child processes on 127.0.0.1, ports P, P+1, …, each with its own data directory and database, each with
+ * every other one as a peer. Node 0 makes the genesis; the others take it from node 0 at their first start.
+ *   npm run devnet -- --nodes 3 --base-port 7180 [--slot-ms 1000] [--dir ./devnet]
+ * Once all are ready it prints `node <i> <url> <data dir>` for each; Ctrl-C (or SIGTERM) stops them all.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+
+const USAGE = `Usage: npm run devnet -- [--nodes <n>] [--base-port <port>] [--slot-ms <ms>] [--dir <path>]
+
+Starts a network of honor nodes on this machine, each a child process of this one.
+
+  --nodes <n>          how many nodes (default 3)
+  --base-port <port>   node i listens at http://127.0.0.1:<port + i> (default 7180)
+  --slot-ms <ms>       block slot length of every node (BLOCK_SLOT_MS); default: the platform parameters'
+  --dir <path>         node i keeps its keys, embedded database and log (node.log) in <path>/node<i>
+                       (default ./devnet)
+  --help               this text
+
+With DATABASE_URL set (a PostgreSQL server), node i uses its own database devnet_<i> there, created if
+missing; otherwise the embedded database in its directory. Other settings in the environment (LOG_LEVEL, …)
+reach every node. Once every node is ready it prints "node <i> <url> <data dir>", one line each; Ctrl-C
+stops them all. The nodes' data stays for the next run: remove the directory (and drop the devnet_<i>
+databases) to start a new chain.
+`;
+
+const ROOT = resolve(__dirname, '..');
+const START = join(ROOT, 'scripts/start.cjs');
+/** More nodes than this is a typo, not a network this machine can run. */
+const MAX_NODES = 32;
+/** Longer than the node's own bound on a graceful stop (SHUTDOWN_TIMEOUT_MS, 10 s by default). */
+const STOP_TIMEOUT_MS = 15_000;
+/** A first start copies or makes a database and, for nodes 1…, waits for node 0's genesis. */
+const READY_TIMEOUT_MS = 180_000;
+
+interface Options {
+  nodes: number;
+  basePort: number;
+  slotMs?: number;
+  dir: string;
+}
+
+/** A wrong command line: one line on stderr, exit 2. */
+class UsageError extends Error {}
+
+function wholeNumber(option: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(
+      `--${option} accepts a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`,
+    );
+  return Number(text);
+}
+
+function parseOptions(args: string[]): Options | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        nodes: { type: 'string' },
+        'base-port': { type: 'string' },
+        'slot-ms': { type: 'string' },
+        dir: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs names the option or argument it refused in its first line; the rest is advice.
+    throw new UsageError((error as Error).message.split('\n')[0]);
+  }
+  if (values.help) return 'help';
+  const nodes = wholeNumber('nodes', values.nodes ?? '3', 1, MAX_NODES);
+  // The last node's port must exist too.
+  const basePort = wholeNumber('base-port', values['base-port'] ?? '7180', 1, 65536 - nodes);
+  const slotMs =
+    values['slot-ms'] === undefined ? undefined : wholeNumber('slot-ms', values['slot-ms'], 1, 3_600_000);
+  if (values.dir === '') throw new UsageError('--dir needs a path');
+  return { nodes, basePort, slotMs, dir: resolve(values.dir ?? 'devnet') };
+}
+
+/**
+ * Node i's database on the server DATABASE_URL names: the same URL with the database devnet_<i>, created if
+ * missing. Nodes cannot share one: each keeps its own copy of the chain (and only one process per database
+ * makes blocks).
+ */
+async function prepareDatabases(serverUrl: string, count: number): Promise<string[]> {
+  const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const urls: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const name = `devnet_${i}`;
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      urls.push(url.toString());
+    }
+    return urls;
+  } finally {
+    await client.end();
+  }
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+async function main(): Promise<void> {
+  let options: Options | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`devnet: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { nodes: count, basePort, slotMs, dir } = options;
+  const urls = Array.from({ length: count }, (_, i) => `http://127.0.0.1:${basePort + i}`);
+  const dataDirs = urls.map((_, i) => join(dir, `node${i}`));
+  for (const dataDir of dataDirs) mkdirSync(dataDir, { recursive: true });
+
+  let databases: string[] | undefined;
+  if (process.env.DATABASE_URL) {
+    try {
+      databases = await prepareDatabases(process.env.DATABASE_URL, count);
+    } catch (error) {
+      // Not the URL itself: it may hold a password.
+      throw new Error(
+        `cannot prepare the devnet_<i> databases on DATABASE_URL's server: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  // Bundle the node once, here: nodes started from changed sources would each bundle it, all at once.
+  const bundled = spawnSync(process.execPath, [START, '--bundle-only'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (bundled.status !== 0) throw new Error('the node could not be bundled');
+
+  const running = new Set<ChildProcess>();
+  let stopping = false;
+  let exitCode = 0;
+
+  const stopAll = (code: number): void => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    if (running.size === 0) process.exit(exitCode);
+    for (const child of running) child.kill('SIGTERM');
+    // Each node leads a process group of its own (detached): the kill takes whatever it started with it.
+    setTimeout(() => {
+      for (const child of running) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // gone between its exit and the 'exit' event
+        }
+      }
+    }, STOP_TIMEOUT_MS);
+  };
+
+  // Node 0 first: the others ask it for the genesis block, and wait for it themselves.
+  for (const [i, url] of urls.entries()) {
+    const log = openSync(join(dataDirs[i], 'node.log'), 'a');
+    const child = spawn(process.execPath, [START], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(basePort + i),
+        API_ADDRESS: url,
+        // Only a label here (nodes talk over HTTP), but honor_nodes wants each node's to differ.
+        TCP_ADDRESS: `127.0.0.1:${7078 + i}`,
+        DATA_DIR: dataDirs[i],
+        NETWORK_PEERS: urls.filter((other) => other !== url).join(','),
+        // Empty means unset to the node, and outweighs a value in a .env file, which every node would read.
+        GENESIS_PEER: i === 0 ? '' : urls[0],
+        DATABASE_URL: databases?.[i] ?? '',
+        ...(slotMs === undefined ? {} : { BLOCK_SLOT_MS: String(slotMs) }),
+      },
+      stdio: ['ignore', log, log],
+      // Out of the terminal's process group: a Ctrl-C reaches the nodes once, from here, as SIGTERM.
+      detached: true,
+    });
+    closeSync(log);
+    running.add(child);
+    child.on('error', (error) => {
+      running.delete(child);
+      process.stderr.write(`node ${i} could not be started: ${error.message}\n`);
+      if (stopping && running.size === 0) process.exit(exitCode);
+      stopAll(1);
+    });
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      if (!stopping) {
+        process.stderr.write(`node ${i} exited with ${code ?? signal}\n`);
+        process.stderr.write(`  its log: ${join(dataDirs[i], 'node.log')}\n`);
+        stopAll(1);
+      } else if (running.size === 0) process.exit(exitCode);
+    });
+  }
+
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+  // Detached nodes outlive this process unless told: a crash here must not leave them running.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGTERM');
+  });
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (const [i, url] of urls.entries()) {
+    while (!stopping && !(await isReady(url))) {
+      if (Date.now() > deadline) {
+        process.stderr.write(`node ${i} is not ready after ${READY_TIMEOUT_MS / 1000} s\n`);
+        process.stderr.write(`  its log: ${join(dataDirs[i], 'node.log')}\n`);
+        stopAll(1);
+      }
+      await sleep(250);
+    }
+  }
+  if (stopping) return;
+  for (const [i, url] of urls.entries()) process.stdout.write(`node ${i} ${url} ${dataDirs[i]}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`devnet: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});
