@@ -210,8 +210,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     // A peer whose address turned out to be this node's own (a shared list) is no peer.
     for (const [url, peer] of this.peers) if (peer.key === this.ownKey) this.peers.delete(url);
     this.metrics.peersSeen(
-      (await this.views()).map((view, index) => ({
-        position: view.position ?? -1 - index,
+      (await this.views()).map((view) => ({
+        position: view.position,
         height: BigInt(view.block_id),
         reachable: view.reachable,
         banned: view.banned_until !== '0',

@@ -201,15 +201,17 @@ export class PrometheusMetrics {
 
   /** The peers as the network service last saw them; positions are replaced as a whole. */
   peersSeen(
-    peers: readonly { position: number; height?: bigint; reachable: boolean; banned: boolean }[],
+    peers: readonly { position: number | null; height?: bigint; reachable: boolean; banned: boolean }[],
   ): void {
     this.peerCount.reset();
     this.peerHeight.reset();
     for (const state of ['reachable', 'unreachable', 'banned'] as const) this.peerCount.set({ state }, 0);
     for (const peer of peers) {
       this.peerCount.inc({ state: peer.banned ? 'banned' : peer.reachable ? 'reachable' : 'unreachable' });
-      if (peer.height !== undefined)
+      // A peer not (yet) among the active honor nodes has no position to name it by.
+      if (peer.height !== undefined && peer.position !== null) {
         this.peerHeight.set({ position: String(peer.position) }, Number(peer.height));
+      }
     }
   }
 

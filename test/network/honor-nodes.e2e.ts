@@ -325,5 +325,9 @@ describe('three honor nodes', () => {
     const metrics = await fetch(`${first.url}/metrics`).then((answer) => answer.text());
     expect(metrics).toMatch(/^ibax_bad_blocks_total [1-9]/m);
     expect(metrics).toMatch(/^ibax_blocks_received_total [1-9]/m);
+    expect(metrics).toMatch(/^ibax_block_propagation_seconds_count [1-9]/m);
+    expect(metrics).toMatch(/^ibax_peers\{state="banned"\} 1$/m);
+    expect(metrics).toMatch(/^ibax_peers\{state="reachable"\} 1$/m);
+    expect(metrics).toMatch(/^ibax_peer_block_height\{position="\d"\} [1-9]\d*$/m);
   }, 180_000);
 });
