@@ -79,3 +79,31 @@ export function signTransaction(
         });
   return { bytes, hash, payload, signature };
 }
+
+/** One of the node's own keys (node or founder) as a signer of transactions. */
+export interface OwnKey {
+  privateKey: Uint8Array;
+  publicKey: Uint8Array;
+  keyId: bigint;
+}
+
+/**
+ * A call in ecosystem 1 that the node signs with one of its own keys (delayed-contract calls, bad-block
+ * reports, the honor-node listing), carrying the key's public key so that no registration is needed.
+ */
+export function ownContractCall(
+  signer: Signer,
+  key: OwnKey,
+  call: { contractId: number; networkId: bigint; params: MsgMap; time?: bigint; timestampMs?: bigint },
+): SignedTransaction {
+  const tx = smartTransaction({
+    contractId: call.contractId,
+    ecosystemId: 1n,
+    keyId: key.keyId,
+    networkId: call.networkId,
+    publicKey: key.publicKey,
+    params: call.params,
+    time: call.time,
+  });
+  return signTransaction(signer, key.privateKey, tx, { timestampMs: call.timestampMs });
+}

@@ -10,7 +10,7 @@ import {
   Min,
 } from 'class-validator';
 import { Describe } from '../common/dto/dto-fields';
-import { IsInt64, MinInt64 } from '../common/dto/validators';
+import { IsInt64, IsSafeInt, MinInt64 } from '../common/dto/validators';
 
 /** Blocks one request may ask for: a batch of blocks is also cut short at NodeController's byte bound. */
 export const MAX_BLOCKS_PER_REQUEST = 50;
@@ -39,6 +39,7 @@ export class BlockAnnouncementBody {
   @Describe('block id')
   block_id!: string;
 
+  @IsString()
   @IsHexadecimal()
   @Length(64, 64)
   @Describe('block hash, hex')
@@ -50,9 +51,8 @@ export class BlockAnnouncementBody {
   @Describe('the hex hashes of its transactions')
   txs!: string[];
 
-  @IsInt()
+  @IsSafeInt()
   @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
   @Describe('when it committed on its producer, ms')
   committed_at_ms!: number;
 }

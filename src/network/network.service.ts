@@ -13,9 +13,9 @@ import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
 import { BlockProducer, type Tip } from '../chain/producer/block-producer.service';
-import { BlockReceiver, RefusedBlock } from '../chain/producer/block-receiver';
+import { BlockReceiver, RefusedBlock, type AppliedBlock } from '../chain/producer/block-receiver';
 import { ChainRollback } from '../chain/producer/rollback.service';
-import { signTransaction, smartTransaction } from '../chain/tx-builder';
+import { ownContractCall } from '../chain/tx-builder';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { publicKeyHex04 } from '../crypto';
@@ -28,6 +28,8 @@ import { PeerClient, type BlockAnnouncement, type PeerStatus } from './peer-clie
 
 /** Blocks asked for in one request while catching up. */
 const BLOCKS_PER_REQUEST = 10;
+/** Announcements remembered for measuring propagation. */
+const ANNOUNCEMENTS_KEPT = 256;
 /** Blocks back from the tip whose confirmations are counted. */
 const CONFIRMATION_DEPTH = 10;
 
@@ -79,6 +81,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   /** Peer keys banned here until then (ms), by bare hex key. */
   private readonly bans = new Map<string, number>();
   private readonly isolatedKeys = new Set<string>();
+  /** Announced blocks not yet taken here: hash (hex) → commit time on their producer, ms. */
+  private readonly committedAt = new Map<string, number>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -165,9 +169,12 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private async round(): Promise<void> {
     try {
       await this.refreshPeers();
-      await this.syncWithBest();
-      await this.countConfirmations();
-      await this.listPeersOnChain();
+      // Processes sharing one database: only the one that makes blocks writes received ones.
+      if (this.producer.isProducer) {
+        await this.syncWithBest();
+        await this.countConfirmations();
+        await this.listPeersOnChain();
+      }
     } catch (error) {
       this.logger.warn(`network round failed: ${(error as Error).message}`);
     }
@@ -283,15 +290,19 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       const last = peerHeight < tip.id + 1n ? peerHeight : tip.id + 1n;
       const blocks = await this.fetchBlocks(peer, common + 1n, last);
       if (!blocks) return;
-      const requeued = await this.lock.run(async () => {
-        const undone = await this.rollback.rollbackHeld(depth, { requeue: true });
-        for (const block of blocks) await this.receiver.applyHeld(block, this.checkTx);
-        return undone.requeued;
-      });
-      this.logger.log(
-        `left ${depth} blocks of a shorter fork for the chain of ${peer.url}; ${requeued.length} transactions queued again`,
-      );
-      if (requeued.length > 0) this.passOn(requeued);
+      let requeued: Buffer[] = [];
+      try {
+        await this.lock.run(async () => {
+          requeued = (await this.rollback.rollbackHeld(depth, { requeue: true })).requeued;
+          for (const block of blocks) this.measure(await this.receiver.applyHeld(block, this.checkTx));
+        });
+        this.logger.log(
+          `left ${depth} blocks of a shorter fork for the chain of ${peer.url}; ${requeued.length} transactions queued again`,
+        );
+      } finally {
+        // Also when a block of the peer's turned out bad: what was queued again must reach a producer.
+        if (requeued.length > 0) this.passOn(requeued);
+      }
     }
     for (let from = (await this.producer.tip(this.db)).id + 1n; from <= peerHeight;) {
       const to =
@@ -300,7 +311,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
           : peerHeight;
       const blocks = await this.fetchBlocks(peer, from, to);
       if (!blocks || blocks.length === 0) return;
-      for (const block of blocks) await this.receiver.apply(block, this.checkTx);
+      for (const block of blocks) this.measure(await this.receiver.apply(block, this.checkTx));
       from += BigInt(blocks.length);
     }
   }
@@ -356,25 +367,17 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     const tableId = this.contracts.vm.getContract('@1NewBadBlock', 1)?.meta.tableId;
     if (!tableId) return;
     const node = this.identity.keys.node;
-    const signed = signTransaction(
-      this.crypto.signer,
-      node.privateKey,
-      smartTransaction({
-        contractId: tableId + CONTRACT_ID_OFFSET,
-        ecosystemId: 1n,
-        keyId: node.keyId,
-        networkId: this.config.networkId,
-        publicKey: node.publicKey,
-        params: mp.map([
-          ['ProducerNodeID', mp.int64(this.crypto.keyId(Buffer.from(producerKey, 'hex')))],
-          ['ConsumerNodeID', mp.int64(node.keyId)],
-          ['BlockID', mp.int64(block.id)],
-          ['Timestamp', mp.int64(block.time)],
-          ['Reason', mp.str(reason.slice(0, 255))],
-        ]),
-        time: BigInt(Math.floor(Date.now() / 1000)),
-      }),
-    );
+    const signed = ownContractCall(this.crypto.signer, node, {
+      contractId: tableId + CONTRACT_ID_OFFSET,
+      networkId: this.config.networkId,
+      params: mp.map([
+        ['ProducerNodeID', mp.int64(this.crypto.keyId(Buffer.from(producerKey, 'hex')))],
+        ['ConsumerNodeID', mp.int64(node.keyId)],
+        ['BlockID', mp.int64(block.id)],
+        ['Timestamp', mp.int64(block.time)],
+        ['Reason', mp.str(reason.slice(0, 255))],
+      ]),
+    });
     try {
       this.passOn(await this.txs.receive([signed.bytes]));
     } catch (error) {
@@ -414,15 +417,25 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   /** A peer made a block: take it (and any missing before it) at once rather than at the next look. */
   async announced(key: string, announcement: BlockAnnouncement): Promise<void> {
     const peer = [...this.peers.values()].find((candidate) => candidate.key === key);
-    if (!peer || peer.isolated) return;
-    const id = BigInt(announcement.block_id);
+    if (!peer || peer.isolated || !this.enabled || !this.producer.isProducer) return;
+    this.committedAt.set(announcement.hash, announcement.committed_at_ms);
+    // Only the last few are kept: a block is taken within seconds of its announcement, or not at all.
+    for (const hash of this.committedAt.keys()) {
+      if (this.committedAt.size <= ANNOUNCEMENTS_KEPT) break;
+      this.committedAt.delete(hash);
+    }
     const before = await this.producer.tip(this.db);
     if (!isBetterChain({ block_id: announcement.block_id, hash: announcement.hash }, before)) return;
     await this.lock.whileBehind(() => this.syncWith(peer));
-    const after = await this.producer.tip(this.db);
-    if (after.id >= id && after.hash.toString('hex') === announcement.hash) {
-      this.metrics.blockPropagated(Math.max(0, Date.now() - announcement.committed_at_ms) / 1000);
-    }
+  }
+
+  /** A block taken here that its producer announced: the time from its commit there to its commit here. */
+  private measure(applied: AppliedBlock): void {
+    const hash = applied.hash.toString('hex');
+    const committedAtMs = this.committedAt.get(hash);
+    if (committedAtMs === undefined) return;
+    this.committedAt.delete(hash);
+    this.metrics.blockPropagated(Math.max(0, Date.now() - committedAtMs) / 1000);
   }
 
   /** Transactions a peer passed on: admitted and queued here like a client's, not passed on again. */
@@ -511,23 +524,14 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     }
     const tableId = this.contracts.vm.getContract('@1UpdatePlatformParam', 1)?.meta.tableId;
     if (!tableId) return;
-    const founder = this.identity.keys.founder;
-    const signed = signTransaction(
-      this.crypto.signer,
-      founder.privateKey,
-      smartTransaction({
-        contractId: tableId + CONTRACT_ID_OFFSET,
-        ecosystemId: 1n,
-        keyId: founder.keyId,
-        networkId: this.config.networkId,
-        publicKey: founder.publicKey,
-        params: mp.map([
-          ['Name', mp.str('honor_nodes')],
-          ['Value', mp.str(JSON.stringify(nodes))],
-        ]),
-        time: BigInt(Math.floor(Date.now() / 1000)),
-      }),
-    );
+    const signed = ownContractCall(this.crypto.signer, this.identity.keys.founder, {
+      contractId: tableId + CONTRACT_ID_OFFSET,
+      networkId: this.config.networkId,
+      params: mp.map([
+        ['Name', mp.str('honor_nodes')],
+        ['Value', mp.str(JSON.stringify(nodes))],
+      ]),
+    });
     const queued = await this.txs.receive([signed.bytes]);
     this.membershipTx = Buffer.from(signed.hash).toString('hex');
     this.passOn(queued);

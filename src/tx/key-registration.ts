@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { mp } from '../chain/codec';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
-import { signTransaction, smartTransaction } from '../chain/tx-builder';
+import { ownContractCall } from '../chain/tx-builder';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -40,22 +40,14 @@ export class KeyRegistration {
   async register(publicKey: Uint8Array, ecosystem: bigint): Promise<void> {
     const newUser = this.contracts.vm.getContract('@1NewUser', 1);
     if (!newUser?.meta.tableId) throw ApiError.server('the NewUser contract is missing');
-    const node = this.identity.keys.node;
-    const signed = signTransaction(
-      this.crypto.signer,
-      node.privateKey,
-      smartTransaction({
-        contractId: newUser.meta.tableId + CONTRACT_ID_OFFSET,
-        ecosystemId: 1n,
-        keyId: node.keyId,
-        networkId: this.config.networkId,
-        publicKey: node.publicKey,
-        params: mp.map([
-          ['NewPubkey', mp.str(bytesToHex(publicKey))],
-          ['Ecosystem', mp.int64(ecosystem)],
-        ]),
-      }),
-    );
+    const signed = ownContractCall(this.crypto.signer, this.identity.keys.node, {
+      contractId: newUser.meta.tableId + CONTRACT_ID_OFFSET,
+      networkId: this.config.networkId,
+      params: mp.map([
+        ['NewPubkey', mp.str(bytesToHex(publicKey))],
+        ['Ecosystem', mp.int64(ecosystem)],
+      ]),
+    });
     let admitted;
     try {
       admitted = await this.admission.admit(signed.bytes, {
@@ -68,6 +60,8 @@ export class KeyRegistration {
     }
     await this.db.transaction((sql) => this.txs.queue(sql, [admitted], 1));
     this.metrics.txAdmitted(1);
+    // In a network the block may come from another node: it gets the registration too.
+    this.txs.accepted([admitted.stored]);
     this.producer.requestBlock();
     await this.waitForBlock(admitted.hash);
   }

@@ -139,7 +139,7 @@ export class TxService {
     await this.db.transaction((sql) => this.queue(sql, admitted));
     this.metrics.txAdmitted(admitted.length);
     this.producer.requestBlock();
-    for (const listener of this.acceptedListeners) listener(admitted.map((tx) => tx.stored));
+    this.accepted(admitted.map((tx) => tx.stored));
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
   }
 
@@ -148,6 +148,11 @@ export class TxService {
   /** Tells `listener` of each batch of transactions clients sent here, once queued (the network passes them on). */
   onAccepted(listener: (stored: Buffer[]) => void): void {
     this.acceptedListeners.add(listener);
+  }
+
+  /** Transactions queued here for a client (its own, or its key's registration): the listeners hear of them. */
+  accepted(stored: Buffer[]): void {
+    for (const listener of this.acceptedListeners) listener(stored);
   }
 
   /**

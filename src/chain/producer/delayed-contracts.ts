@@ -6,7 +6,7 @@ import { CONTRACT_ID_OFFSET } from '../../vm';
 import { mp } from '../codec';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
-import { signTransaction, smartTransaction } from '../tx-builder';
+import { ownContractCall } from '../tx-builder';
 
 /** The contract the producer calls for every due row; it counts the run and calls the row's contract. */
 export const CALL_DELAYED_CONTRACT = '@1CallDelayedContract';
@@ -75,23 +75,16 @@ export class DelayedContracts {
     if (!tableId) return [];
     const node = this.identity.keys.node;
     return (await this.due(sql, blockId)).map((row) => {
-      const signed = signTransaction(
-        this.crypto.signer,
-        node.privateKey,
-        smartTransaction({
-          contractId: tableId + CONTRACT_ID_OFFSET,
-          ecosystemId: 1n,
-          keyId: node.keyId,
-          networkId: this.config.networkId,
-          publicKey: node.publicKey,
-          params: mp.map([
-            ['Id', mp.int64(row.id)],
-            ['Block', mp.int64(blockId)],
-          ]),
-          time: blockTime,
-        }),
-        { timestampMs: blockTime * 1000n },
-      );
+      const signed = ownContractCall(this.crypto.signer, node, {
+        contractId: tableId + CONTRACT_ID_OFFSET,
+        networkId: this.config.networkId,
+        params: mp.map([
+          ['Id', mp.int64(row.id)],
+          ['Block', mp.int64(blockId)],
+        ]),
+        time: blockTime,
+        timestampMs: blockTime * 1000n,
+      });
       return { hash: Buffer.from(signed.hash), data: Buffer.from(signed.bytes) };
     });
   }
