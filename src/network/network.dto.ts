@@ -1,14 +1,4 @@
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBase64,
-  IsHexadecimal,
-  IsInt,
-  IsString,
-  Length,
-  Max,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBase64, IsHexadecimal, IsString, Length, Min } from 'class-validator';
 import { Describe } from '../common/dto/dto-fields';
 import { IsInt64, IsSafeInt, MinInt64 } from '../common/dto/validators';
 
