@@ -79,6 +79,20 @@ export interface SlotClock {
   nodes: number;
 }
 
+/** The platform parameters a slot's length comes from. */
+export const SLOT_PARAMETERS = ['max_block_generation_time', 'gap_between_blocks'] as const;
+
+/**
+ * A slot's length (ms) as the platform parameters set it (`max_block_generation_time` ms plus
+ * `gap_between_blocks` s, 4 s with the defaults), or BLOCK_SLOT_MS when the node is configured with one.
+ */
+export function slotLengthMs(values: ReadonlyMap<string, string>, configuredMs?: number): number {
+  if (configuredMs !== undefined) return configuredMs;
+  const generation = Number(values.get('max_block_generation_time') ?? 2000);
+  const gap = Number(values.get('gap_between_blocks') ?? 2);
+  return Math.max(1, generation + gap * 1000);
+}
+
 /**
  * A slot length several nodes can agree on. A block carries whole seconds, so with more than one node a
  * slot must be whole seconds too: the slot of a block's time is then the slot it was made in.

@@ -8,7 +8,14 @@ import {
 import { ChainEvents, type ChainChange } from '../chain/chain-events';
 import { ChainLock } from '../chain/chain-lock';
 import { mp } from '../chain/codec';
-import { activeHonorNodes, bareKey, honorNodeProblems, positionOf } from '../chain/honor-nodes';
+import {
+  activeHonorNodes,
+  bareKey,
+  honorNodeProblems,
+  positionOf,
+  SLOT_PARAMETERS,
+  slotLengthMs,
+} from '../chain/honor-nodes';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
@@ -181,15 +188,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     this.schedule(await this.roundDelay());
   }
 
+  /** Half a slot, between a quarter of a second and two seconds. */
   private async roundDelay(): Promise<number> {
-    const values = await this.parameters
-      .values(['max_block_generation_time', 'gap_between_blocks'])
-      .catch(() => new Map<string, string>());
-    const slot =
-      this.config.blockSlotMs ??
-      Number(values.get('max_block_generation_time') ?? 2000) +
-        Number(values.get('gap_between_blocks') ?? 2) * 1000;
-    return Math.min(2_000, Math.max(250, slot / 2));
+    const values = await this.parameters.values(SLOT_PARAMETERS).catch(() => new Map<string, string>());
+    return Math.min(2_000, Math.max(250, slotLengthMs(values, this.config.blockSlotMs) / 2));
   }
 
   /** Asks every peer (configured, or listed in honor_nodes) for its status. */

@@ -22,7 +22,9 @@ import {
   leaderAtBlockTime,
   nextSlotStart,
   positionOf,
+  SLOT_PARAMETERS,
   slotAt,
+  slotLengthMs,
   type SlotClock,
 } from '../honor-nodes';
 import { ChainLock } from '../chain-lock';
@@ -238,20 +240,11 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
       this.clock = { startMs: Number(first?.time ?? 0) * 1000, slotMs: 4_000, nodes: 1 };
     }
-    const values = await this.parameters.values([
-      'max_block_generation_time',
-      'gap_between_blocks',
-      'honor_nodes',
-    ]);
-    const generation = Number(values.get('max_block_generation_time') ?? 2000);
-    const gap = Number(values.get('gap_between_blocks') ?? 2);
+    const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
     const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
     const active = activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)));
     this.clock.nodes = Math.max(1, active.length);
-    this.clock.slotMs = agreedSlotMs(
-      this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000),
-      this.clock.nodes,
-    );
+    this.clock.slotMs = agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), this.clock.nodes);
     // No list at all: the chain's first node alone makes blocks (formats.md §5.1).
     this.position =
       listed.length === 0 ? 0 : positionOf(active, publicKeyHex04(this.identity.keys.node.publicKey));

@@ -17,7 +17,15 @@ import {
   type ParsedBlock,
 } from '../codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
-import { activeHonorNodes, agreedSlotMs, bareKey, leaderAtBlockTime, type SlotClock } from '../honor-nodes';
+import {
+  activeHonorNodes,
+  agreedSlotMs,
+  bareKey,
+  leaderAtBlockTime,
+  SLOT_PARAMETERS,
+  slotLengthMs,
+  type SlotClock,
+} from '../honor-nodes';
 import { NodeCrypto } from '../node-crypto.service';
 import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
 import { BlockExecutor } from './block-executor';
@@ -151,21 +159,16 @@ export class BlockReceiver {
     const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
     if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
     if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) throw refuse('its time is ahead of ours');
-    const values = await this.parameters.values(
-      ['honor_nodes', 'max_block_generation_time', 'gap_between_blocks'],
-      sql,
-    );
+    const values = await this.parameters.values(['honor_nodes', ...SLOT_PARAMETERS], sql);
     const active = activeHonorNodes(parseHonorNodes(values.get('honor_nodes') ?? ''), header.timestamp);
     const position = Number(header.nodePosition);
     const producer = active[position];
     if (!producer) throw refuse(`no active honor node at position ${position}`);
     const first = await sql.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
-    const generation = Number(values.get('max_block_generation_time') ?? 2000);
-    const gap = Number(values.get('gap_between_blocks') ?? 2);
     const clock: SlotClock = {
       startMs: Number(first?.time ?? 0) * 1000,
       nodes: active.length,
-      slotMs: agreedSlotMs(this.config.blockSlotMs ?? Math.max(1, generation + gap * 1000), active.length),
+      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), active.length),
     };
     if (active.length > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
       throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
