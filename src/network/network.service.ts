@@ -30,11 +30,14 @@ import { asBuffer, DatabaseService } from '../database/database.service';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { TxService } from '../tx/tx.service';
 import { CONTRACT_ID_OFFSET } from '../vm';
+import { MAX_TXS_PER_REQUEST } from './network.dto';
 import { signRequest } from './node-auth';
 import { PeerClient, type BlockAnnouncement, type PeerStatus } from './peer-client';
 
 /** Blocks asked for in one request while catching up. */
 const BLOCKS_PER_REQUEST = 10;
+/** Bytes of transactions in one request to a peer (base64 makes them a third larger). */
+const PASS_ON_BYTES = 2 * 1024 * 1024;
 /** Announcements remembered for measuring propagation. */
 const ANNOUNCEMENTS_KEPT = 256;
 /** Blocks back from the tip whose confirmations are counted. */
@@ -240,7 +243,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async syncWithBest(): Promise<void> {
-    const tip = await this.producer.tip(this.db);
+    const tip = await this.producer.tip(this.db, false);
     const better = this.usablePeers()
       .filter((peer) => isBetterChain(peer.status!, tip))
       .sort((a, b) =>
@@ -251,7 +254,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     await this.lock.whileBehind(async () => {
       for (const peer of better) {
         await this.syncWith(peer);
-        if (!isBetterChain(peer.status!, await this.producer.tip(this.db))) break;
+        if (!isBetterChain(peer.status!, await this.producer.tip(this.db, false))) break;
       }
     });
   }
@@ -282,7 +285,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     const status = await peer.client.status();
     peer.status = status;
     const peerHeight = BigInt(status.block_id);
-    const tip = await this.producer.tip(this.db);
+    const tip = await this.producer.tip(this.db, false);
     if (!isBetterChain(status, tip)) return;
     const common = await this.lastCommonBlock(peer, tip);
     if (common === undefined) return;
@@ -306,7 +309,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         if (requeued.length > 0) this.passOn(requeued);
       }
     }
-    for (let from = (await this.producer.tip(this.db)).id + 1n; from <= peerHeight;) {
+    for (let from = (await this.producer.tip(this.db, false)).id + 1n; from <= peerHeight;) {
       const to =
         from + BigInt(BLOCKS_PER_REQUEST) - 1n < peerHeight
           ? from + BigInt(BLOCKS_PER_REQUEST) - 1n
@@ -318,7 +321,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private checkTx = (tx: Uint8Array, blockTimeMs: number) => this.txs.checkInBlock(tx, blockTimeMs);
+  private checkTx = (txs: readonly Uint8Array[], blockTimeMs: number) =>
+    this.txs.checkInBlock(txs, blockTimeMs);
 
   /** The highest block id whose hash the peer and this node share, looked for back to `rollback_blocks`. */
   private async lastCommonBlock(peer: Peer, tip: Tip): Promise<bigint | undefined> {
@@ -328,7 +332,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       (await peer.client.hashes(from, Number(tip.id - from + 1n))).map((entry) => [entry.id, entry.hash]),
     );
     const ours = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" BETWEEN $1 AND $2 ORDER BY "id" DESC`,
+      `SELECT "b"."id"::text AS "id", "b"."hash" FROM "block_chain" AS "b"
+        WHERE "b"."id" BETWEEN $1 AND $2 ORDER BY "b"."id" DESC`,
       [from.toString(), tip.id.toString()],
     );
     for (const row of ours) {
@@ -408,11 +413,25 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
 
   /** Transactions this node queued for its clients go to every peer: a client may send to any node. */
   private passOn(stored: Buffer[]): void {
+    // In requests a peer takes: at most its count per request, and well under its body limit.
+    const batches: Buffer[][] = [];
+    let batch: Buffer[] = [];
+    let bytes = 0;
+    for (const tx of stored) {
+      if (batch.length === MAX_TXS_PER_REQUEST || (batch.length > 0 && bytes + tx.length > PASS_ON_BYTES)) {
+        batches.push(batch);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(tx);
+      bytes += tx.length;
+    }
+    if (batch.length > 0) batches.push(batch);
     for (const peer of this.peers.values()) {
       if (peer.isolated) continue;
-      peer.client.sendTxs(stored).catch((error: Error) => {
-        this.logger.debug(`transactions to ${peer.url}: ${error.message}`);
-      });
+      void (async () => {
+        for (const part of batches) await peer.client.sendTxs(part);
+      })().catch((error: Error) => this.logger.debug(`transactions to ${peer.url}: ${error.message}`));
     }
   }
 
@@ -426,7 +445,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       if (this.committedAt.size <= ANNOUNCEMENTS_KEPT) break;
       this.committedAt.delete(hash);
     }
-    const before = await this.producer.tip(this.db);
+    const before = await this.producer.tip(this.db, false);
     if (!isBetterChain({ block_id: announcement.block_id, hash: announcement.hash }, before)) return;
     await this.lock.whileBehind(() => this.syncWith(peer));
   }
@@ -451,7 +470,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private async countConfirmations(): Promise<void> {
     const peers = this.usablePeers();
     if (peers.length === 0) return;
-    const tip = await this.producer.tip(this.db);
+    const tip = await this.producer.tip(this.db, false);
     const from =
       tip.id - BigInt(CONFIRMATION_DEPTH) + 1n > 1n ? tip.id - BigInt(CONFIRMATION_DEPTH) + 1n : 1n;
     const answers = await Promise.all(

@@ -63,7 +63,7 @@ export class NodeController {
   @Get('status')
   async status(@Req() req: ApiRequest, @Res() res: Response) {
     await this.authenticate(req);
-    const tip = await this.producer.tip(this.db);
+    const tip = await this.producer.tip(this.db, false);
     const answer: PeerStatus = {
       block_id: tip.id.toString(),
       hash: tip.hash.toString('hex'),
@@ -80,7 +80,8 @@ export class NodeController {
     await this.authenticate(req);
     const count = range.count > BigInt(MAX_HASHES_PER_REQUEST) ? BigInt(MAX_HASHES_PER_REQUEST) : range.count;
     const rows = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" >= $1 AND "id" < $2 ORDER BY "id"`,
+      `SELECT "b"."id"::text AS "id", "b"."hash" FROM "block_chain" AS "b"
+        WHERE "b"."id" >= $1 AND "b"."id" < $2 ORDER BY "b"."id"`,
       [range.from.toString(), (range.from + count).toString()],
     );
     sendJson(res, 200, {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { readBlockContent, type BlockTransaction } from '../chain/block-content';
-import { formatSize } from '../chain/codec';
+import { decodeSmartContractEnvelope, formatSize } from '../chain/codec';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
@@ -195,11 +195,26 @@ export class TxService {
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
   }
 
-  /** Checks a transaction of a received block as admission does, at the block's time; throws if it fails. */
-  async checkInBlock(bytes: Uint8Array, blockTimeMs: number): Promise<void> {
+  /**
+   * Checks the transactions of a received block as admission does, at the block's time; throws at the first
+   * that fails. One already waiting in this node's queue with the very same bytes passed admission here.
+   */
+  async checkInBlock(txs: readonly Uint8Array[], blockTimeMs: number): Promise<void> {
+    const hashes = txs.map((tx) => Buffer.from(decodeSmartContractEnvelope(tx).hash).toString('hex'));
+    const queued = await this.db.query<{ hash: unknown; data: unknown }>(
+      `SELECT "hash", "data" FROM "transactions"
+        WHERE "hash" IN (SELECT decode("x", 'hex') FROM unnest($1::text[]) AS "x")`,
+      [hashes],
+    );
+    const admittedHere = new Map(
+      queued.map((row) => [asBuffer(row.hash).toString('hex'), asBuffer(row.data)]),
+    );
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
-    // A transaction's own second may be the block's: "now" is the end of that second.
-    await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
+    for (const [index, tx] of txs.entries()) {
+      if (admittedHere.get(hashes[index])?.equals(tx)) continue;
+      // A transaction's own second may be the block's: "now" is the end of that second.
+      await this.admission.admit(tx, { maxTxSize, nowMs: blockTimeMs + 999 });
+    }
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */

@@ -351,9 +351,13 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  async tip(sql: Sql): Promise<Tip> {
+  /**
+   * The last block. `lock` (in a block's transaction) holds the row until it commits; a read from
+   * outside one (a peer's question, a look before a sync) must not wait for the block under way.
+   */
+  async tip(sql: Sql, lock = true): Promise<Tip> {
     const row = await sql.one<{ block_id: string; hash: unknown; rollbacks_hash: unknown; time: string }>(
-      `SELECT "block_id", "hash", "rollbacks_hash", "time" FROM "info_block" LIMIT 1 FOR UPDATE`,
+      `SELECT "block_id", "hash", "rollbacks_hash", "time" FROM "info_block" LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
     );
     if (!row) throw new Error('the chain has no genesis block');
     return {

@@ -52,8 +52,8 @@ export class RefusedBlock extends Error {
   }
 }
 
-/** Checks one transaction of a received block as admission would at the block's time; throws if it fails. */
-export type ReceivedTxCheck = (tx: Uint8Array, blockTimeMs: number) => Promise<void>;
+/** Checks a received block's transactions as admission would at the block's time; throws at the first that fails. */
+export type ReceivedTxCheck = (txs: readonly Uint8Array[], blockTimeMs: number) => Promise<void>;
 
 export interface AppliedBlock {
   id: bigint;
@@ -106,7 +106,7 @@ export class BlockReceiver {
     try {
       // Checked before the block's database transaction opens: admission reads through the pool, which
       // the embedded database gives to one transaction at a time. The chain lock keeps the tip still.
-      const tip = await this.producer.tip(this.db);
+      const tip = await this.producer.tip(this.db, false);
       if (header.blockId !== tip.id + 1n || !bytesEqual(block.prevHeader.blockHash, tip.hash)) {
         throw new RefusedBlock(`block ${header.blockId} does not follow block ${tip.id} here`, false);
       }
@@ -114,12 +114,10 @@ export class BlockReceiver {
         throw new RefusedBlock(`block ${header.blockId}: the previous rollbacks hash is not ours`, true);
       }
       await this.checkHeader(this.db, block, tip.time);
-      for (const tx of block.txs) {
-        try {
-          await checkTx(tx, Number(header.timestamp) * 1000);
-        } catch (error) {
-          throw new RefusedBlock(`block ${header.blockId}: a transaction: ${(error as Error).message}`, true);
-        }
+      try {
+        await checkTx(block.txs, Number(header.timestamp) * 1000);
+      } catch (error) {
+        throw new RefusedBlock(`block ${header.blockId}: a transaction: ${(error as Error).message}`, true);
       }
       applied = await this.contracts.transaction(async (sql) => {
         const locked = await this.producer.tip(sql);
