@@ -1,9 +1,15 @@
-/** What the benchmarks share: a fresh database, the node as a child process, its memory. */
+/**
+ * What the benchmarks share: a fresh database, the node as a child process, its memory and CPU, and the
+ * chain load of `throughput.ts` and `network.ts` (funded accounts, TokensTransfer signed in advance,
+ * offered at a rate, committed transactions counted on the chain).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { IbaxClient, buildCoinTransfer, buildContractCall } from '../src/sdk';
 
 /** The baseline every request-path number is a share of: a bare Express 5 hello-world, its own process. */
 export function startHelloWorld(port: number): ChildProcess {
@@ -34,11 +40,22 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** A fresh database on the server of BENCH_DATABASE_URL, or none (the node's embedded database). */
-export async function freshDatabase(): Promise<{ url?: string; drop(): Promise<void> }> {
+/** The whole machine's CPU time so far (all cores), busy and in total, in clock ticks (/proc/stat). */
+export function machineCpu(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  // idle and iowait
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/**
+ * A fresh database on the server of BENCH_DATABASE_URL, or none (the node's embedded database). `label`
+ * tells apart the databases of one run (one per node).
+ */
+export async function freshDatabase(label?: string): Promise<{ url?: string; drop(): Promise<void> }> {
   const server = process.env.BENCH_DATABASE_URL;
   if (!server) return { drop: async () => {} };
-  const name = `ibax_bench_${process.pid}`;
+  const name = `ibax_bench_${process.pid}${label ? `_${label}` : ''}`;
   const admin = new Client({ connectionString: server });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
@@ -80,6 +97,8 @@ export async function startNodeProcess(options: {
   built?: boolean;
   /** Where the built node is (default `dist`). */
   builtDir?: string;
+  /** Where its log goes (default NODE_LOG; none when unset). */
+  logFile?: string;
 }): Promise<NodeProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ibax-bench-'));
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -89,6 +108,7 @@ export async function startNodeProcess(options: {
     : process.env.UNBUNDLED
       ? ['-r', '@swc-node/register', 'src/main.ts']
       : ['scripts/start.cjs'];
+  const logFile = options.logFile ?? process.env.NODE_LOG;
   const started = Date.now();
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: {
@@ -100,7 +120,7 @@ export async function startNodeProcess(options: {
       DATABASE_URL: options.databaseUrl ?? '',
       ...options.env,
     },
-    stdio: ['ignore', process.env.NODE_LOG ? openSync(process.env.NODE_LOG, 'w') : 'ignore', 'inherit'],
+    stdio: ['ignore', logFile ? openSync(logFile, 'w') : 'ignore', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${options.port}`;
@@ -122,4 +142,256 @@ export async function startNodeProcess(options: {
     await sleep(25);
   }
   return { url, process: child, dataDir, startMs: Date.now() - started, stop };
+}
+
+// ---------------------------------------------------------------- the chain under load (throughput, network)
+
+/** The first request after a pause may meet a keep-alive socket the node just closed: up to 3 retries. */
+export async function retried<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+/** Transactions in blocks on a node's chain (`metrics/transactions`): committed throughput is read here. */
+export function chainTxCount(client: IbaxClient): Promise<number> {
+  return retried(async () => Number((await client.get('/api/v2/metrics/transactions')).body.count));
+}
+
+/** The founder of a fresh chain, logged in: its key is in the data directory of the node that made the genesis. */
+export async function founderOf(url: string, dataDir: string): Promise<{ client: IbaxClient; key: string }> {
+  const key = readFileSync(join(dataDir, 'founder.key'), 'utf8').trim();
+  const client = new IbaxClient(url);
+  await client.login(key);
+  return { client, key };
+}
+
+export interface FundedAccounts {
+  keys: string[];
+  accounts: string[];
+}
+
+/**
+ * `count` fresh keys, registered by their first logins (NewUser blocks, 50 at a time) and funded: the
+ * founder's genesis output to its account (TransferSelf), then a TokensTransfer to every account.
+ */
+export async function fundedAccounts(
+  founder: { client: IbaxClient; key: string },
+  count: number,
+): Promise<FundedAccounts> {
+  const { client, key } = founder;
+  const keys = Array.from({ length: count }, () => randomBytes(32).toString('hex'));
+  const accounts: string[] = [];
+  for (let start = 0; start < keys.length; start += 50) {
+    const logins = keys
+      .slice(start, start + 50)
+      .map(async (one) => (await new IbaxClient(client.baseUrl).login(one)).account);
+    accounts.push(...(await Promise.all(logins)));
+  }
+  const toAccount = buildCoinTransfer(
+    client.signer,
+    key,
+    { transferSelf: { value: '4000000000000000000', source: 'UTXO', target: 'Account' } },
+    { networkId: client.networkId! },
+  );
+  await client.waitForTransactions(await client.sendTransactions([toAccount.bytes]));
+  const transfer = await client.contract('TokensTransfer');
+  const funding = accounts.map((account, i) =>
+    buildContractCall(
+      client.signer,
+      key,
+      transfer,
+      { Recipient: account, Amount: '1000000000000', Comment: `fund ${i}` },
+      { networkId: client.networkId! },
+    ),
+  );
+  for (let start = 0; start < funding.length; start += 200) {
+    const hashes = await client.sendTransactions(funding.slice(start, start + 200).map((tx) => tx.bytes));
+    await client.waitForTransactions(hashes, { timeoutMs: 120_000 });
+  }
+  return { keys, accounts };
+}
+
+/**
+ * TokensTransfer of 1 between random accounts, `perClient` for each of `clients` clients, signed before the
+ * window opens: the measurement is the node's, not the signing speed of a benchmark that shares its cores.
+ * `tag` keeps the transactions of two runs on one chain apart.
+ */
+export async function signedTransfers(
+  founder: IbaxClient,
+  funded: FundedAccounts,
+  options: { clients: number; perClient: number; tag?: string },
+): Promise<Uint8Array[][]> {
+  const transfer = await founder.contract('TokensTransfer');
+  const { keys, accounts } = funded;
+  const prepared: Uint8Array[][] = [];
+  for (let index = 0; index < options.clients; index++) {
+    const txs: Uint8Array[] = [];
+    for (let sequence = 0; sequence < options.perClient; sequence++) {
+      const from = Math.floor(Math.random() * keys.length);
+      let to = Math.floor(Math.random() * keys.length);
+      if (to === from) to = (to + 1) % keys.length;
+      txs.push(
+        buildContractCall(
+          founder.signer,
+          keys[from],
+          transfer,
+          { Recipient: accounts[to], Amount: '1', Comment: `${options.tag ?? 'c'}${index}-${sequence}` },
+          { networkId: founder.networkId! },
+        ).bytes,
+      );
+    }
+    prepared.push(txs);
+  }
+  return prepared;
+}
+
+/** A process's resident memory sampled every second; `stop()` ends it and gives first / max / last, MB. */
+export function sampleRss(pid: number): { stop(): { first: number; max: number; last: number } } {
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMb(pid)), 1000);
+  return {
+    stop: () => {
+      clearInterval(sampler);
+      return {
+        first: Math.round(samples[0] ?? 0),
+        max: Math.round(Math.max(0, ...samples)),
+        last: Math.round(samples.at(-1) ?? 0),
+      };
+    },
+  };
+}
+
+export interface LoadOptions {
+  /** The nodes; client i sends its k-th batch to `urls[(i + k) % urls.length]` and polls it there. */
+  urls: string[];
+  /** Client i logs in with `keys[i]` on every node. */
+  keys: string[];
+  /** One list per client, from {@link signedTransfers}. */
+  prepared: Uint8Array[][];
+  /** Transactions per second the clients offer together, at most. */
+  rate: number;
+  /** Transactions per sendTx. */
+  batch: number;
+  /** Transactions a client keeps outstanding at most. */
+  inFlight: number;
+  /** Each pending transaction's status is asked about this often. */
+  pollMs: number;
+  durationS: number;
+  /** The chain's committed transactions, read at both ends of the window. */
+  committed: () => Promise<number>;
+  /** Called at the window's start (after the first count) and end (after the last): e.g. CPU times. */
+  onWindow?: (edge: 'start' | 'end') => Promise<void> | void;
+}
+
+export interface LoadResult {
+  sent: number;
+  /** From the chain, at the window's ends. */
+  committedInWindow: number;
+  /** Statuses with a block id seen by the clients within the window. */
+  statusesSeen: number;
+  failed: number;
+  /** From sendTx to the first status with a block id, ms, sorted. */
+  latencies: number[];
+}
+
+/**
+ * The clients: together they offer `rate` transactions per second in multipart batches for `durationS`
+ * seconds, each keeping at most `inFlight` outstanding, and poll `txstatus` every `pollMs` (the Go SDK
+ * polls every second). Committed throughput is read from the chain at both ends of the window.
+ */
+export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
+  const { urls, prepared, batch, pollMs } = options;
+  const clients = prepared.length;
+  const sessions = await Promise.all(
+    prepared.map((_, index) =>
+      Promise.all(
+        urls.map(async (url) => {
+          const client = new IbaxClient(url);
+          await retried(() => client.login(options.keys[index]));
+          return client;
+        }),
+      ),
+    ),
+  );
+  const latencies: number[] = [];
+  let statusesSeen = 0;
+  let failed = 0;
+  let sent = 0;
+  const countAtStart = await options.committed();
+  await options.onWindow?.('start');
+  const started = Date.now();
+  const stopAt = started + options.durationS * 1000;
+
+  const runClient = async (index: number) => {
+    const nodes = sessions[index];
+    // Per node: hash → when it was sent.
+    const pending = nodes.map(() => new Map<string, number>());
+    const outstanding = () => pending.reduce((total, one) => total + one.size, 0);
+    const poller = (async () => {
+      // As the Go SDK polls: each pending transaction about every POLL_MS.
+      while (Date.now() < stopAt + 30_000) {
+        await sleep(pollMs);
+        if (outstanding() === 0) {
+          if (Date.now() >= stopAt) break;
+          continue;
+        }
+        await Promise.all(
+          nodes.map(async (client, node) => {
+            const hashes = [...pending[node].keys()];
+            if (hashes.length === 0) return;
+            const statuses = await retried(() => client.txStatus(hashes));
+            const now = Date.now();
+            for (const hash of hashes) {
+              const status = statuses[hash];
+              if (status.blockid !== '') {
+                if (now <= stopAt) statusesSeen++;
+                latencies.push(now - pending[node].get(hash)!);
+                pending[node].delete(hash);
+              } else if (status.errmsg) {
+                failed++;
+                pending[node].delete(hash);
+              }
+            }
+          }),
+        );
+      }
+    })();
+    const txs = prepared[index];
+    let next = 0;
+    let batches = 0;
+    // Paced: together the clients offer `rate` transactions per second, in batches of `batch`.
+    const interval = (batch * clients * 1000) / options.rate;
+    let due = started + (index * interval) / clients;
+    while (Date.now() < stopAt && next < txs.length) {
+      if (Date.now() < due || outstanding() + batch > options.inFlight) {
+        await sleep(Math.max(5, Math.min(20, due - Date.now())));
+        continue;
+      }
+      due += interval;
+      const node = (index + batches++) % nodes.length;
+      const slice = txs.slice(next, next + batch);
+      next += slice.length;
+      const at = Date.now();
+      // A node that was not asked anything for a while may have closed the client's idle connection.
+      const hashes = await retried(() => nodes[node].sendTransactions(slice));
+      for (const hash of hashes) pending[node].set(hash, at);
+      sent += hashes.length;
+    }
+    await poller;
+  };
+  const windowEnd = (async () => {
+    await sleep(Math.max(0, stopAt - Date.now()));
+    const count = await options.committed();
+    await options.onWindow?.('end');
+    return count;
+  })();
+  await Promise.all(Array.from({ length: clients }, (_, i) => runClient(i)));
+  const countAtEnd = await windowEnd;
+  latencies.sort((a, b) => a - b);
+  return { sent, committedInWindow: countAtEnd - countAtStart, statusesSeen, failed, latencies };
 }
