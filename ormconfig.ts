@@ -8,11 +8,17 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { loadConfig } from './src/config';
 import { dataSourceOptions } from './src/database/data-source';
+import { openEmbeddedPostgres } from './src/database/embedded-postgres';
 import { ENTITIES } from './src/entities';
 
 const config = loadConfig();
 
-export default new DataSource({
-  ...dataSourceOptions({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
-  entities: ENTITIES,
-});
+/** On the embedded database the CLI starts its server (the node must not be running on the data directory). */
+async function dataSource(): Promise<DataSource> {
+  const connection = config.databaseUrl
+    ? { url: config.databaseUrl }
+    : { embedded: (await openEmbeddedPostgres(config.dataDir)).connection };
+  return new DataSource({ ...dataSourceOptions(connection), entities: ENTITIES });
+}
+
+export default dataSource();

@@ -103,7 +103,7 @@ async function newParameter(runs: number) {
   try {
     const contracts = app.get(ContractsService);
     const crypto = app.get(NodeCrypto);
-    const founder = app.get(NodeIdentity).keys.founder.keyId;
+    const founder = app.get(NodeIdentity).founder.keyId;
     const caller = { keyId: founder, account: crypto.address(founder), ecosystem: 1n, roleId: 0n };
     const clock = { ms: 0, queries: 0 };
     const run = async (index: number) => {

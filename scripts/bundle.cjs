@@ -30,10 +30,11 @@ const CONTRACT_SOURCES = 'src/chain/genesis/system-contracts/sources';
 /** The API documents' recorded examples (src/api-docs/examples.ts reads them beside the running code). */
 const API_EXAMPLES = 'src/api-docs/examples.json';
 /**
- * Packages that stay in node_modules: they read files beside their own code at run time (PGlite's
- * WebAssembly and data, swagger-ui's pages, secp256k1's native addon).
+ * Packages that stay in node_modules: they read files beside their own code at run time (swagger-ui's
+ * pages, secp256k1's native addon). The embedded PostgreSQL's binaries are found by require.resolve at run
+ * time (src/database/embedded-postgres.ts), which esbuild leaves alone.
  */
-const KEPT_OUT = ['@electric-sql/pglite', 'secp256k1', 'swagger-ui-dist'];
+const KEPT_OUT = ['secp256k1', 'swagger-ui-dist'];
 /** Files outside src/ that decide what the bundle is. */
 const SETTINGS = ['package-lock.json', 'tsconfig.json', 'swc.config.json', 'scripts/bundle.cjs'];
 

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import { setFlagsFromString } from 'node:v8';
 import { readBuildInfo } from './common/build-info';
-import { ConfigError, helpText, loadConfig } from './config';
-import { embeddedDataDir, prepareEmbeddedDatabase } from './database/embedded-init';
-import { checkDatabase, StartupFailure } from './ops/startup-failure';
+import { ConfigError, helpText, readEnvironment, resolveConfig } from './config';
+import { openEmbeddedPostgres } from './database/embedded-postgres';
+import { checkDatabase, ensurePortFree, StartupFailure } from './ops/startup-failure';
 import type * as Start from './start';
 
 async function main(): Promise<void> {
@@ -22,21 +21,18 @@ async function main(): Promise<void> {
       `unknown argument ${args[0]}: the node takes --help or --version; settings come from the environment`,
     );
   }
-  const config = loadConfig();
-  if (config.databaseUrl) {
-    await checkDatabase(config.databaseUrl);
-  } else {
-    // A new embedded database is created in a child process while this one loads the node's modules (the
-    // database module awaits the same work), so they are required only after it has begun.
-    prepareEmbeddedDatabase(embeddedDataDir(config.dataDir)).catch(() => {});
-    // PGlite is 9 MB of WebAssembly; V8's optimising tier recompiles its hot parts and keeps both codes,
-    // ≈ 65 MB resident. Baseline code answers the node's row-by-key queries as fast (a full scan is ≈ 20 %
-    // slower, hash-wasm's Keccak 4× slower and still ample: bench/README.md, "Embedded node: memory and
-    // start"). Set before any WebAssembly is compiled.
-    setFlagsFromString('--liftoff-only');
-  }
+  const environment = readEnvironment();
+  // Before anything is written (the data directory, its secrets, keys, the genesis block).
+  await ensurePortFree(environment.HOST, environment.PORT);
+  const config = resolveConfig(environment);
+  // The embedded server starts (and the data directory is taken: a second node on it stops here) while
+  // this process loads the node's modules; the database module takes the same server.
+  const embedded = config.databaseUrl ? undefined : openEmbeddedPostgres(config.dataDir);
+  embedded?.catch(() => undefined);
+  if (config.databaseUrl) await checkDatabase(config.databaseUrl);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startNode } = require('./start') as typeof Start;
+  await embedded;
   await startNode(config);
 }
 

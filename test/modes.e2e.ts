@@ -5,8 +5,7 @@ import { IbaxClient, buildContractCall } from '../src/sdk';
 import { createTestDatabase, startNode, type TestDatabase, type TestNode } from './support/node';
 import { expectRestError, expectShape } from './support/wire';
 
-// The embedded database is one PGlite instance per process (typeorm-pglite keeps it globally), so these
-// nodes run one after the other: each test stops its node before the next one starts.
+// These nodes run one after the other: each test stops its node (and its database) before the next starts.
 let running: { node: TestNode; db: TestDatabase } | undefined;
 
 async function boot(env: Record<string, string>) {

@@ -13,19 +13,24 @@ export interface KeyPair {
 
 export interface NodeKeys {
   node: KeyPair;
-  founder: KeyPair;
+  /** The chain's founder (owns ecosystem 1): only on the node that makes the genesis. */
+  founder?: KeyPair;
+  /** The node owner's account, the key of the blocks this node makes: the founder's, else the node key's. */
+  owner: KeyPair;
   /** True when this start generated the keys (first start). */
   generated: boolean;
 }
 
 /**
  * The node key (signs blocks) and the founder key (owns ecosystem 1) live in the data directory as 64 hex
- * characters, readable by the owner only. The first start generates both; later starts reuse them.
+ * characters, readable by the owner only. The first start generates them; later starts reuse them. A node
+ * that takes its genesis from a peer has no founder key: the chain's founder is the first node's.
  */
 export function loadOrCreateNodeKeys(
   dataDir: string,
   signer: Signer,
   keyIdOf: (publicKey: Uint8Array) => bigint,
+  options: { makesGenesis: boolean },
 ): NodeKeys {
   let generated = false;
   const load = (name: string): KeyPair => {
@@ -47,6 +52,6 @@ export function loadOrCreateNodeKeys(
     return { privateKey, publicKey, keyId: keyIdOf(publicKey), file };
   };
   const node = load('node.key');
-  const founder = load('founder.key');
-  return { node, founder, generated };
+  const founder = options.makesGenesis ? load('founder.key') : undefined;
+  return { node, founder, owner: founder ?? node, generated };
 }

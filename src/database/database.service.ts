@@ -1,6 +1,10 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { EmbeddedPostgres } from './embedded-postgres';
+
+export const EMBEDDED_SERVER = Symbol('EMBEDDED_SERVER');
+export const DATABASE_CONNECTION = Symbol('DATABASE_CONNECTION');
 
 /** What a query needs: a place to run SQL with bound parameters. The service and a transaction both are one. */
 export interface Sql {
@@ -74,11 +78,14 @@ class PoolSql extends TimedSql {
 @Injectable()
 export class DatabaseService implements Sql, OnApplicationShutdown {
   private readonly sql: ManagerSql;
-  /** The server's pool, once known; null on the embedded database (its pool lends one session at a time). */
+  /** The server's pool, once known. */
   private pooled?: PoolSql | null;
   queryTimer?: QueryTimer;
 
-  constructor(readonly dataSource: DataSource) {
+  constructor(
+    readonly dataSource: DataSource,
+    @Inject(EMBEDDED_SERVER) private readonly embedded: EmbeddedPostgres | null,
+  ) {
     this.sql = new ManagerSql(dataSource.manager, this);
   }
 
@@ -103,12 +110,14 @@ export class DatabaseService implements Sql, OnApplicationShutdown {
     return this.dataSource.transaction((manager) => work(new ManagerSql(manager, this)));
   }
 
+  /** The connections are closed first, so the embedded server's fast shutdown ends no session of ours. */
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await this.embedded?.stop();
   }
 }
 
-/** bytea comes back as a Buffer from node-postgres and as a Uint8Array from PGlite. */
+/** bytea comes back as a Buffer from node-postgres (a Uint8Array is taken too). */
 export function asBuffer(value: unknown): Buffer {
   if (Buffer.isBuffer(value)) return value;
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);

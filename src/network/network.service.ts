@@ -545,7 +545,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     }
     const tableId = this.contracts.vm.getContract('@1UpdatePlatformParam', 1)?.meta.tableId;
     if (!tableId) return;
-    const signed = ownContractCall(this.crypto.signer, this.identity.keys.founder, {
+    const signed = ownContractCall(this.crypto.signer, this.identity.founder, {
       contractId: tableId + CONTRACT_ID_OFFSET,
       networkId: this.config.networkId,
       params: mp.map([

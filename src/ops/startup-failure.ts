@@ -1,8 +1,9 @@
+import { createServer } from 'node:net';
 import { Client } from 'pg';
+import { StartupFailure } from '../common/startup-failure';
 import type { AppConfig } from '../config';
 
-/** A start that cannot go on because of a setting; its message is the one line that names it. */
-export class StartupFailure extends Error {}
+export { StartupFailure };
 
 /**
  * Connects to DATABASE_URL once before the node is built, so that a database that cannot be reached is
@@ -71,4 +72,17 @@ export function listenFailure(error: unknown, config: Pick<AppConfig, 'host' | '
     default:
       return error as Error;
   }
+}
+
+/**
+ * Listens on HOST:PORT for a moment, so that a port in use is said before the node writes anything (its
+ * data directory, keys, genesis block) rather than after. The node's own listen still reports a port taken
+ * in between.
+ */
+export function ensurePortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error) => reject(listenFailure(error, { host, port })));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

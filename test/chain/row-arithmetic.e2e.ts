@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { rmSync } from 'node:fs';
 import fc from 'fast-check';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import {
   type TableShape,
 } from '../../src/contract-host';
 import type { Sql } from '../../src/database/database.service';
+import { openEmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { newDataDir } from '../support/node';
 
 /**
  * The write-behind layer works out a column's new value in memory. Whatever it works out must be exactly
@@ -23,24 +25,19 @@ let shape: TableShape;
 
 beforeAll(async () => {
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    sql = {
-      query: async (text, params) => (await client.query(text, params as unknown[])).rows,
-      one: async (text, params) => (await client.query(text, params as unknown[])).rows[0],
-    };
-    close = () => client.end();
-  } else {
-    const db = new PGlite();
-    sql = {
-      query: async <Row>(text: string, params?: readonly unknown[]) =>
-        (await db.query<Row>(text, params as unknown[])).rows,
-      one: async <Row>(text: string, params?: readonly unknown[]) =>
-        (await db.query<Row>(text, params as unknown[])).rows[0],
-    };
-    close = () => db.close();
-  }
+  const dataDir = url ? undefined : newDataDir();
+  const embedded = dataDir ? await openEmbeddedPostgres(dataDir) : undefined;
+  const client = new Client(embedded ? embedded.connection : { connectionString: url });
+  await client.connect();
+  sql = {
+    query: async (text, params) => (await client.query(text, params as unknown[])).rows,
+    one: async (text, params) => (await client.query(text, params as unknown[])).rows[0],
+  };
+  close = async () => {
+    await client.end();
+    await embedded?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   const table = `row_arithmetic_${process.pid}`;
   await sql.query(`DROP TABLE IF EXISTS "${table}"`);
   await sql.query(`CREATE TABLE "${table}" (

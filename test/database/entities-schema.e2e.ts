@@ -289,7 +289,7 @@ async function databaseSchema(): Promise<Schema> {
     else if (constraint.type === 'u') shape.uniques[constraint.name] = names;
     else if (constraint.type === 'c') shape.checks[constraint.name] = checkText(constraint.definition);
     else if (constraint.type === 'f') shape.foreignKeys.push(constraint.name);
-    // PostgreSQL 18 (PGlite) records NOT NULL as constraints too; nullability is compared with the columns.
+    // PostgreSQL 18 records NOT NULL as constraints too; nullability is compared with the columns.
     else if (constraint.type === 'n') continue;
     else
       throw new Error(`unexpected constraint ${constraint.name} (${constraint.type}) on ${constraint.table}`);

@@ -33,7 +33,7 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     expect(main).toMatch(/\/\/# sourceMappingURL=main\.js\.map\s*$/);
     expect(existsSync(join(out, 'main.js.map'))).toBe(true);
     // Packages that read files beside their own code stay in node_modules, required at run time.
-    for (const kept of ['@electric-sql/pglite', 'secp256k1/bindings', 'swagger-ui-dist/absolute-path.js']) {
+    for (const kept of ['secp256k1/bindings', 'swagger-ui-dist/absolute-path.js']) {
       expect(main).toContain(`require("${kept}")`);
     }
     const contracts = readdirSync('src/chain/genesis/system-contracts/sources').sort();

@@ -144,7 +144,7 @@ describe('content/page and getPage', () => {
   });
 
   it('an anonymous render reads as nobody, whatever keyID it claims', async () => {
-    const founderKeyId = node.app.get(NodeIdentity).keys.founder.keyId.toString();
+    const founderKeyId = node.app.get(NodeIdentity).founder.keyId.toString();
     const answer = await founder.postForm(
       '/api/v2/content',
       {

@@ -45,10 +45,10 @@ export class ContractBench {
     this.contracts = node.app.get(ContractsService);
     this.db = node.app.get(DatabaseService);
     this.crypto = node.app.get(NodeCrypto);
-    const keys = node.app.get(NodeIdentity).keys;
+    const founder = node.app.get(NodeIdentity).founder;
     this.founder = {
-      keyId: keys.founder.keyId,
-      account: this.crypto.address(keys.founder.keyId),
+      keyId: founder.keyId,
+      account: this.crypto.address(founder.keyId),
       ecosystem: 1n,
     };
   }

@@ -91,7 +91,7 @@ export async function startNode(
     config,
     url,
     client: new IbaxClient(url, { cryptoer: config.cryptoer, hasher: config.hasher }),
-    founderKey: bytesToHex(keys.founder.privateKey),
+    founderKey: keys.founder ? bytesToHex(keys.founder.privateKey) : '',
     nodeKey: bytesToHex(keys.node.privateKey),
     dataDir,
     stop: async (remove = false) => {

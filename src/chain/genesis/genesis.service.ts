@@ -69,9 +69,9 @@ export class GenesisService implements OnModuleInit {
   }
 
   private ownGenesis(timeMs: number): Genesis {
-    const { node, founder } = this.identity.keys;
+    const { node } = this.identity.keys;
     return composeGenesis({
-      keys: { node, founder },
+      keys: { node, founder: this.identity.founder },
       sign: (message) => this.crypto.signer.sign(node.privateKey, message),
       crypto: this.crypto,
       config: this.config,

@@ -15,7 +15,8 @@ function pair(hex: string): KeyPair {
   return { privateKey, publicKey, keyId: crypto.keyId(publicKey), file: 'memory' };
 }
 
-const keys: NodeKeys = { node: pair('11'.repeat(32)), founder: pair('22'.repeat(32)), generated: false };
+const founder = pair('22'.repeat(32));
+const keys = { node: pair('11'.repeat(32)), founder, owner: founder, generated: false } satisfies NodeKeys;
 const config = {
   networkId: 1n,
   tcpAddress: '127.0.0.1:7078',
