@@ -3,10 +3,12 @@
  * child processes on 127.0.0.1, ports P, P+1, …, each with its own data directory and database, each with
  * every other one as a peer. Node 0 makes the genesis; the others take it from node 0 at their first start.
  *   npm run devnet -- --nodes 3 --base-port 7180 [--slot-ms 1000] [--dir ./devnet]
- * Once all are ready it prints `node <i> <url> <data dir>` for each; Ctrl-C (or SIGTERM) stops them all.
+ * Once all are ready it prints `node <i> <url> <data dir>` for each and `founder <key file>`; Ctrl-C (or
+ * SIGTERM, SIGHUP) stops them all, and so does this process's death by any signal.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -25,9 +27,10 @@ Starts a network of honor nodes on this machine, each a child process of this on
 
 With DATABASE_URL set (a PostgreSQL server), node i uses its own database devnet_<i> there, created if
 missing; otherwise the embedded database in its directory. Other settings in the environment (LOG_LEVEL, …)
-reach every node. Once every node is ready it prints "node <i> <url> <data dir>", one line each; Ctrl-C
-stops them all. The nodes' data stays for the next run: remove the directory (and drop the devnet_<i>
-databases) to start a new chain.
+reach every node. Once every node is ready it prints "node <i> <url> <data dir>", one line each, and
+"founder <key file>": the chain's founder key, node 0's (the other nodes took their genesis from it and
+have none). Ctrl-C stops them all. The nodes' data stays for the next run: remove the directory (and drop
+the devnet_<i> databases) to start a new chain.
 `;
 
 const ROOT = resolve(__dirname, '..');
@@ -108,6 +111,30 @@ async function prepareDatabases(serverUrl: string, count: number): Promise<strin
   }
 }
 
+/** The first of the ports that something listens on already (another devnet, a node), if any. */
+async function portInUse(ports: number[]): Promise<number | undefined> {
+  for (const port of ports) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve(true)));
+    });
+    if (!free) return port;
+  }
+  return undefined;
+}
+
+/**
+ * How a node is started: under util-linux `setpriv` (where there is one) with a parent-death signal, so
+ * that the nodes stop even when this process is killed with SIGKILL and cannot stop them itself.
+ */
+function nodeCommand(): [string, string[]] {
+  const setpriv = spawnSync('setpriv', ['--help'], { stdio: 'ignore' }).status === 0;
+  return setpriv
+    ? ['setpriv', ['--pdeathsig', 'TERM', process.execPath, START]]
+    : [process.execPath, [START]];
+}
+
 async function isReady(url: string): Promise<boolean> {
   try {
     return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) })).status === 200;
@@ -132,6 +159,14 @@ async function main(): Promise<void> {
   const { nodes: count, basePort, slotMs, dir } = options;
   const urls = Array.from({ length: count }, (_, i) => `http://127.0.0.1:${basePort + i}`);
   const dataDirs = urls.map((_, i) => join(dir, `node${i}`));
+  // Before anything starts: a node answering there already would pass for one of ours.
+  const taken = await portInUse(urls.map((_, i) => basePort + i));
+  if (taken !== undefined) {
+    throw new Error(
+      `port ${taken} (node ${taken - basePort}) is in use: another devnet or node runs there; ` +
+        'stop it, or choose other ports with --base-port',
+    );
+  }
   for (const dataDir of dataDirs) mkdirSync(dataDir, { recursive: true });
 
   let databases: string[] | undefined;
@@ -176,9 +211,10 @@ async function main(): Promise<void> {
   };
 
   // Node 0 first: the others ask it for the genesis block, and wait for it themselves.
+  const [command, args] = nodeCommand();
   for (const [i, url] of urls.entries()) {
     const log = openSync(join(dataDirs[i], 'node.log'), 'a');
-    const child = spawn(process.execPath, [START], {
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -218,6 +254,13 @@ async function main(): Promise<void> {
 
   process.on('SIGINT', () => stopAll(0));
   process.on('SIGTERM', () => stopAll(0));
+  // The terminal closed.
+  process.on('SIGHUP', () => stopAll(0));
+  // Under `npm run devnet`, npm killed (even by SIGKILL) leaves this process to its init: stop with it.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stopAll(0);
+  }, 500).unref();
   // Detached nodes outlive this process unless told: a crash here must not leave them running.
   process.on('exit', () => {
     for (const child of running) child.kill('SIGTERM');
@@ -236,6 +279,7 @@ async function main(): Promise<void> {
   }
   if (stopping) return;
   for (const [i, url] of urls.entries()) process.stdout.write(`node ${i} ${url} ${dataDirs[i]}\n`);
+  process.stdout.write(`founder ${join(dataDirs[0], 'founder.key')}\n`);
 }
 
 main().catch((error: unknown) => {
