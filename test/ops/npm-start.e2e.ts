@@ -118,3 +118,43 @@ describe.skipIf(process.platform !== 'linux')('npm start under a supervisor', ()
     },
   );
 });
+
+describe.skipIf(process.platform !== 'linux')('npm run start:dev under a supervisor', () => {
+  it(
+    'SIGTERM to the npm process stops the watcher, the node and (embedded) its database',
+    { timeout: 180_000 },
+    async () => {
+      database = await createTestDatabase();
+      dataDir = newDataDir();
+      const port = await freePort();
+      const started = spawn('npm', ['run', 'start:dev'], {
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          LOG_LEVEL: 'error',
+          DATABASE_URL: database.url ?? '',
+        },
+        stdio: 'ignore',
+        detached: true,
+      });
+      npm = started;
+      const exited = new Promise<unknown>((resolve) => started.once('exit', resolve));
+      const url = `http://127.0.0.1:${port}`;
+      await waitForReady(url, started);
+      // The watcher (nest), its type checker, the node and (embedded) the node's PostgreSQL server.
+      const below = descendants(started.pid!);
+      expect(below.some((pid) => commandLine(pid).some((arg) => arg.endsWith('.nest/main')))).toBe(true);
+
+      started.kill('SIGTERM');
+      await exited;
+      for (let attempt = 0; attempt < 100 && below.some(isRunning); attempt++) await sleep(100);
+      expect(
+        below.filter(isRunning).map((pid) => commandLine(pid).join(' ')),
+        'processes left running',
+      ).toEqual([]);
+      await expect(fetch(`${url}/readyz`)).rejects.toThrow();
+    },
+  );
+});
