@@ -71,6 +71,21 @@ describe('command-line client', () => {
     expect(unknown.stderr).toBe('unknown command "frobnicate"\n(ibax help for the usage)\n');
     const wrongOption = await cli('block', '1', '--out', 'x');
     expect(wrongOption.code).toBe(2);
+    const unknownOption = await cli('--frobnicate');
+    expect(unknownOption).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'unknown option --frobnicate\n(ibax help for the usage)\n',
+    });
+  });
+
+  it('prints its version as JSON with --version, -v or version', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    for (const form of ['--version', '-v', 'version']) {
+      const printed = json(await cli(form));
+      expect(Object.keys(printed)).toEqual(['version', 'branch', 'commit']);
+      expect(printed.version).toBe(version);
+    }
   });
 
   it('keygen makes a key for the node, into a 0600 file with --out', async () => {

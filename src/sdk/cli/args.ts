@@ -23,6 +23,7 @@ Commands
                                      must serve the admin namespace: JSONRPC_NAMESPACES=ibax,chain,net,admin)
   peers                              the other honor nodes as the node sees them (net.peers): position,
                                      address, height, last block time, reachable, banned until
+  version                            this client's version (JSON: version, branch, commit)
   help                               this text
 
 Options
@@ -49,6 +50,7 @@ const OPTIONS = {
   cryptoer: { type: 'string' },
   hasher: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -58,6 +60,7 @@ const KEY_OPTIONS: OptionName[] = ['key', 'key-file'];
 /** The options each command takes besides --node and --help; any other is a usage error. */
 const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   help: [],
+  version: [],
   keygen: ['out', 'cryptoer', 'hasher'],
   login: [...KEY_OPTIONS, 'ecosystem'],
   call: [...KEY_OPTIONS, 'ecosystem', 'format', 'no-wait', 'timeout'],
@@ -80,6 +83,7 @@ export type CliOptions = {
   cryptoer?: string;
   hasher?: string;
   help?: boolean;
+  version?: boolean;
 };
 
 export interface CommandLine {
@@ -94,17 +98,18 @@ export function parseCommandLine(argv: string[]): CommandLine {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parserProblem((error as Error).message));
   }
   const [command = 'help', ...args] = parsed.positionals;
   const allowed = COMMAND_OPTIONS[command];
   if (!allowed) throw new UsageError(`unknown command "${command}"`);
   for (const name of Object.keys(parsed.values) as OptionName[]) {
-    if (name !== 'node' && name !== 'help' && !allowed.includes(name)) {
+    if (!['node', 'help', 'version'].includes(name) && !allowed.includes(name)) {
       throw new UsageError(`${command} does not take --${name}`);
     }
   }
-  return { command: parsed.values.help ? 'help' : command, args, options: parsed.values };
+  const { help, version } = parsed.values;
+  return { command: help ? 'help' : version ? 'version' : command, args, options: parsed.values };
 }
 
 /** A whole number from 1 up, as text of the command line. */
@@ -134,4 +139,14 @@ export function parseAssignments(args: string[]): Record<string, string> {
 export function expectArgs(command: string, args: string[], min: number, max = min): void {
   if (args.length < min) throw new UsageError(`${command}: missing argument`);
   if (args.length > max) throw new UsageError(`${command}: unexpected argument "${args[max]}"`);
+}
+
+/**
+ * Node's argument parser explains how to pass a positional that starts with '-' after naming the problem;
+ * the problem alone is what a user of this command needs.
+ */
+function parserProblem(message: string): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `unknown option ${unknown[1]}`;
+  return message.split(/\.\s|\n/)[0];
 }

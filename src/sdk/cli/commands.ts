@@ -12,6 +12,7 @@ import {
   type CryptoerName,
   type HasherName,
 } from '../../crypto';
+import { readBuildInfo } from '../../common/build-info';
 import { IbaxClient, exactJsonText, type TxStatusAnswer } from '../client';
 import { LiveConnectionError, type Subscription, type TxStatusPush } from '../live';
 import { contractParams } from '../transactions';
@@ -418,6 +419,10 @@ const peers: Command = async (context) => {
 
 const COMMANDS: Record<string, Command> = {
   help: async () => undefined,
+  version: async () => {
+    const { version, branch, commit } = readBuildInfo();
+    return { version, branch, commit };
+  },
   keygen,
   login,
   call,
