@@ -15,10 +15,31 @@ export async function checkDatabase(databaseUrl: string): Promise<void> {
     await client.connect();
   } catch (error) {
     throw new StartupFailure(
-      `DATABASE_URL=${JSON.stringify(withoutPassword(databaseUrl))}: ${databaseProblem(error)}`,
+      `DATABASE_URL=${JSON.stringify(withoutPassword(databaseUrl))}: ${databaseProblem(error)}` +
+        creationHint(error, databaseUrl),
     );
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/** PostgreSQL's invalid_catalog_name: the server answers, the database is not there yet. */
+const NO_SUCH_DATABASE = '3D000';
+
+/** For a database that does not exist: the command that creates it on that server. */
+function creationHint(error: unknown, databaseUrl: string): string {
+  if ((error as { code?: unknown }).code !== NO_SUCH_DATABASE) return '';
+  try {
+    const url = new URL(databaseUrl);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    const server = [
+      url.hostname && `-h ${url.hostname}`,
+      url.port && `-p ${url.port}`,
+      url.username && `-U ${decodeURIComponent(url.username)}`,
+    ].filter(Boolean);
+    return `; create it with: createdb ${[...server, JSON.stringify(name)].join(' ')}`;
+  } catch {
+    return '';
   }
 }
 

@@ -103,13 +103,17 @@ describe('a start that fails prints one line naming the setting and exits 1', ()
     return url.toString();
   }
 
-  it.skipIf(!serverUrl)('a database that does not exist', async () => {
+  it.skipIf(!serverUrl)('a database that does not exist, and how to create it', async () => {
     const url = onTheServer((u) => (u.pathname = '/no_such_database_i19'));
+    const { hostname, port, username } = new URL(url);
+    const server = [`-h ${hostname}`, port && `-p ${port}`, username && `-U ${username}`].filter(Boolean);
     const { code, stdout, stderr } = await startNode({ DATA_DIR: dataDir, DATABASE_URL: url });
     expect({ code, stdout, stderr }).toEqual({
       code: 1,
       stdout: '',
-      stderr: `DATABASE_URL=${JSON.stringify(url)}: database "no_such_database_i19" does not exist\n`,
+      stderr:
+        `DATABASE_URL=${JSON.stringify(url)}: database "no_such_database_i19" does not exist; ` +
+        `create it with: createdb ${server.join(' ')} "no_such_database_i19"\n`,
     });
   });
 
