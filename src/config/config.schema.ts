@@ -117,8 +117,13 @@ export const environmentSchema = z.object({
       message: 'accepts a postgres:// or postgresql:// URL (leave unset for the embedded database)',
     })
     .optional()
-    .describe('postgres://… of a PostgreSQL server; unset: embedded database in DATA_DIR/pgdata'),
-  DATA_DIR: z.string().trim().min(1).default('./data').describe('keys, persisted secrets, embedded database'),
+    .describe('postgres://… of a PostgreSQL server; unset: embedded PostgreSQL in DATA_DIR/postgres'),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default('./data')
+    .describe('keys, persisted secrets, embedded database; one node at a time (node.lock)'),
   NETWORK_ID: z
     .string()
     .trim()

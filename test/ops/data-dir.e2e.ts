@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,5 +107,21 @@ describe.runIf(embedded)('one node per data directory', () => {
     } finally {
       taken.close();
     }
+  }, 60_000);
+
+  it('will not start a second chain beside one of the earlier embedded engine (PGlite, in pgdata)', async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    mkdirSync(join(dataDir, 'pgdata'));
+    writeFileSync(join(dataDir, 'pgdata', 'PG_VERSION'), '17\n');
+    const start = await startToEnd({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    expect(start).toEqual({
+      code: 1,
+      stderr:
+        `DATA_DIR=${JSON.stringify(dataDir)}: ${join(dataDir, 'pgdata')} holds a chain of the earlier embedded ` +
+        'database (PGlite), which this version cannot open; move that folder away to start a new chain here, ' +
+        'or run the earlier version to keep it\n',
+    });
+    expect(existsSync(join(dataDir, 'postgres'))).toBe(false);
   }, 60_000);
 });
