@@ -484,6 +484,7 @@ async function measure(count: number) {
       duration_s: DURATION_S,
       offered_per_s: RATE,
       sent: load.sent,
+      refusedBusy: load.busy,
       committed_in_window: load.committedInWindow,
       committed_per_s: Math.round(load.committedInWindow / DURATION_S),
       committed_per_s_final_chain: Math.round(onFinalChain / DURATION_S),

@@ -146,13 +146,19 @@ export async function startNodeProcess(options: {
 
 // ---------------------------------------------------------------- the chain under load (throughput, network)
 
+/** A sendTx the node refused because its queue is full (503 E_BUSY): the transactions were not taken. */
+export function isBusy(error: unknown): boolean {
+  const answer = (error as { answer?: { status: number; body?: { error?: string } } }).answer;
+  return answer?.status === 503 && answer.body?.error === 'E_BUSY';
+}
+
 /** The first request after a pause may meet a keep-alive socket the node just closed: up to 3 retries. */
 export async function retried<T>(request: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await request();
     } catch (error) {
-      if (attempt >= 3) throw error;
+      if (attempt >= 3 || isBusy(error)) throw error;
     }
   }
 }
@@ -294,6 +300,7 @@ export interface LoadResult {
   committedInWindow: number;
   /** Statuses with a block id seen by the clients within the window. */
   statusesSeen: number;
+  busy: number;
   failed: number;
   /** From sendTx to the first status with a block id, ms, sorted. */
   latencies: number[];
@@ -320,6 +327,8 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
   );
   const latencies: number[] = [];
   let statusesSeen = 0;
+  /** Transactions refused with E_BUSY (the queue was full): not sent again. */
+  let busy = 0;
   let failed = 0;
   let sent = 0;
   const countAtStart = await options.committed();
@@ -378,7 +387,14 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
       next += slice.length;
       const at = Date.now();
       // A node that was not asked anything for a while may have closed the client's idle connection.
-      const hashes = await retried(() => nodes[node].sendTransactions(slice));
+      let hashes: string[];
+      try {
+        hashes = await retried(() => nodes[node].sendTransactions(slice));
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        busy += slice.length;
+        continue;
+      }
       for (const hash of hashes) pending[node].set(hash, at);
       sent += hashes.length;
     }
@@ -393,5 +409,5 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: clients }, (_, i) => runClient(i)));
   const countAtEnd = await windowEnd;
   latencies.sort((a, b) => a - b);
-  return { sent, committedInWindow: countAtEnd - countAtStart, statusesSeen, failed, latencies };
+  return { sent, busy, committedInWindow: countAtEnd - countAtStart, statusesSeen, failed, latencies };
 }

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
       duration_s: DURATION_S,
       slot_ms: SLOT_MS,
       sent: load.sent,
+      refusedBusy: load.busy,
       committed_in_window: load.committedInWindow,
       committed_per_s: Math.round(load.committedInWindow / DURATION_S),
       statuses_seen_in_window: load.statusesSeen,

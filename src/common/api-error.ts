@@ -18,6 +18,8 @@ export class ApiError extends Error {
   readonly params: readonly ErrorParam[];
   private overrideMessage?: string;
   private overrideStatus?: number;
+  /** Seconds after which the same request may succeed (REST: the Retry-After header). */
+  retryAfterSeconds?: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -37,6 +39,11 @@ export class ApiError extends Error {
   withMessage(text: string): this {
     this.overrideMessage = text;
     this.message = text;
+    return this;
+  }
+
+  retryAfter(seconds: number): this {
+    this.retryAfterSeconds = seconds;
     return this;
   }
 

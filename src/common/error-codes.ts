@@ -27,6 +27,11 @@ export const RPC_CODE = {
 
 export const ERROR_CODES = {
   E_BANNED: { status: 403, message: 'The key %s is banned till %s', rpcCode: RPC_CODE.default },
+  E_BUSY: {
+    status: 503,
+    message: 'The node is busy: %s; send again in %d s',
+    rpcCode: RPC_CODE.default,
+  },
   E_CHECKROLE: { status: 403, message: 'Access denied', rpcCode: RPC_CODE.default },
   E_CLB: { status: 400, message: "Virtual Dedicated Ecosystem %d doesn't exist", rpcCode: RPC_CODE.default },
   E_CLBCREATED: {

@@ -49,6 +49,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Keys whose transactions keep failing are refused for a while (the reference's badTx/badTime/banTime). */
   keyBans: KeyBanSettings;
+  /** How much may wait for a block: past it sendTx refuses at once (E_BUSY) instead of queueing without end. */
+  txQueue: { count: number; bytes: number; perKey: number };
   /** Bounds of one WebSocket connection (JSON-RPC over WebSocket, subscriptions). */
   webSocket: WebSocketLimits;
   /** Bounds of one page render (page and menu together); past them the answer is E_HEAVYPAGE. */
@@ -189,6 +191,11 @@ export function resolveConfig(environment: Environment): AppConfig {
       messageSize: environment.WS_MESSAGE_SIZE,
       messagesPerSecond: environment.WS_MESSAGES_PER_SECOND,
       idleTimeoutMs: environment.WS_IDLE_TIMEOUT_MS,
+    },
+    txQueue: {
+      count: environment.TX_QUEUE_LIMIT,
+      bytes: environment.TX_QUEUE_BYTES,
+      perKey: environment.TX_QUEUE_PER_KEY,
     },
     keyBans: {
       badTxLimit: environment.BAN_BAD_TX,

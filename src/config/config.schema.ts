@@ -243,6 +243,15 @@ export const environmentSchema = z.object({
   BAN_TIME: duration(30 * 24 * 3_600_000)
     .prefault('15m')
     .describe('how long a banned key is refused (e.g. 15m)'),
+  TX_QUEUE_LIMIT: positiveInt(10_000_000)
+    .default(5000)
+    .describe('transactions admitted and not yet in a block, at most; past it sendTx answers 503 E_BUSY'),
+  TX_QUEUE_BYTES: positiveInt(4_294_967_295)
+    .default(33_554_432)
+    .describe('bytes of those transactions, at most (sendTx: 503 E_BUSY past it)'),
+  TX_QUEUE_PER_KEY: positiveInt(10_000_000)
+    .default(1000)
+    .describe("one key's transactions among them, at most (sendTx: 503 E_BUSY past it)"),
   SHUTDOWN_TIMEOUT_MS: positiveInt(600_000)
     .default(10_000)
     .describe('on SIGTERM/SIGINT: how long requests and the block under way may take'),

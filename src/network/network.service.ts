@@ -386,7 +386,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       ]),
     });
     try {
-      this.passOn(await this.txs.receive([signed.bytes]));
+      this.passOn(await this.txs.receive([signed.bytes], 'self'));
     } catch (error) {
       this.logger.warn(`cannot report bad block ${block.id}: ${(error as Error).message}`);
     }
@@ -553,7 +553,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         ['Value', mp.str(JSON.stringify(nodes))],
       ]),
     });
-    const queued = await this.txs.receive([signed.bytes]);
+    const queued = await this.txs.receive([signed.bytes], 'self');
     this.membershipTx = Buffer.from(signed.hash).toString('hex');
     this.passOn(queued);
     this.logger.log(`listing ${joining.map((peer) => peer.url).join(', ')} in honor_nodes`);

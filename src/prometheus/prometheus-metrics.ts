@@ -14,7 +14,7 @@ export const UNKNOWN_RPC_METHOD = '<unknown>';
 
 /** Why a transaction was not queued; the admission checks each fall in one group. */
 export type TxRefusalReason =
-  'malformed' | 'size' | 'header' | 'time' | 'signature' | 'contract' | 'duplicate' | 'banned';
+  'malformed' | 'size' | 'header' | 'time' | 'signature' | 'contract' | 'duplicate' | 'banned' | 'busy';
 
 interface HttpSeries {
   count: Counter.Internal;

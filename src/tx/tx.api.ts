@@ -110,7 +110,7 @@ export class TxController {
       tx1: { description: 'a transaction (hex, or binary as a file part); any field name', schema: s.hex() },
     },
     answer: s.object({ hashes: s.map(s.hex(), 'by hash (the reference) and by field name: the hash') }),
-    errors: ['E_LIMITTXSIZE', 'E_BANNED', 'E_SERVER', 'E_STOPPING'],
+    errors: ['E_LIMITTXSIZE', 'E_BANNED', 'E_BUSY', 'E_SERVER', 'E_STOPPING'],
   })
   @Post('sendTx')
   @HttpCode(200)
@@ -237,7 +237,7 @@ export class TxRpc {
       'is queued, and one refusal fails the call with its reason. The answer is keyed by hash only; `{}` ' +
       'answers `{"hashes": {}}`.',
     result: s.object({ hashes: s.map(s.hex(), 'by hash') }),
-    errors: ['E_BANNED', 'E_LIMITTXSIZE', 'E_SERVER', 'E_STOPPING'],
+    errors: ['E_BANNED', 'E_LIMITTXSIZE', 'E_BUSY', 'E_SERVER', 'E_STOPPING'],
   })
   async sendTx({ txs }: SendTxParams, { caller }: RpcCallContext) {
     if (txs === null) throw RpcError.invalidParams('params can not be empty');

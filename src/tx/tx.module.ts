@@ -6,6 +6,7 @@ import { ProducerModule } from '../chain/producer/producer.module';
 import { PrometheusModule } from '../prometheus/prometheus.module';
 import { TxController, TxRpc } from './tx.api';
 import { TxAdmission } from './tx-admission';
+import { TxQueueBound } from './tx-queue-bound';
 import { TxService } from './tx.service';
 import { KeyRegistration } from './key-registration';
 import { TX_ENTITIES } from './entities';
@@ -20,7 +21,7 @@ import { TX_ENTITIES } from './entities';
     PrometheusModule,
   ],
   controllers: [TxController],
-  providers: [TxAdmission, TxService, KeyRegistration, TxRpc],
+  providers: [TxAdmission, TxQueueBound, TxService, KeyRegistration, TxRpc],
   exports: [TxService, KeyRegistration],
 })
 export class TxModule {}

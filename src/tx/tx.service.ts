@@ -11,6 +11,7 @@ import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, bindList, DatabaseService, type Sql } from '../database/database.service';
 import { formatBanTime, KeyBans } from '../chain/rules/key-bans';
+import { type QueuedShare, TxQueueBound } from './tx-queue-bound';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
 import { STATUS_ERROR_LENGTH } from '../chain/rules/tx-limits';
 
@@ -65,6 +66,11 @@ const HASH_HEX = /^[0-9a-fA-F]*$/;
 /** Rows per INSERT: 8 bound values each stay far below PostgreSQL's 65,535 parameters. */
 const INSERT_CHUNK = 1000;
 
+/** What an admitted transaction takes of the queue's bound. */
+function queuedShare(tx: AdmittedTx): QueuedShare {
+  return { bytes: tx.stored.length, keyId: tx.tx.keyId };
+}
+
 export function hashBytes(text: string): Buffer | undefined {
   const trimmed = text.trim();
   if (!HASH_HEX.test(trimmed) || trimmed.length % 2 !== 0) return undefined;
@@ -88,6 +94,7 @@ export class TxService {
     private readonly producer: BlockProducer,
     private readonly metrics: PrometheusMetrics,
     private readonly nodeState: NodeStateService,
+    private readonly bound: TxQueueBound,
   ) {}
 
   async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
@@ -136,7 +143,21 @@ export class TxService {
       if (first.code === 'E_LIMITTXSIZE') throw new ApiError('E_LIMITTXSIZE', first.size ?? 0);
       throw ApiError.server(first.message);
     }
-    await this.db.transaction((sql) => this.queue(sql, admitted));
+    // Refused whole when the queue is full (E_BUSY): nothing is stored, and the key is not to blame.
+    const shares = admitted.map(queuedShare);
+    try {
+      await this.bound.reserve(shares);
+    } catch (error) {
+      this.metrics.txRefused('busy', admitted.length);
+      throw error;
+    }
+    try {
+      await this.db.transaction((sql) => this.queue(sql, admitted));
+    } catch (error) {
+      this.bound.release(shares);
+      throw error;
+    }
+    this.bound.settle(shares);
     this.metrics.txAdmitted(admitted.length);
     this.producer.requestBlock();
     this.accepted(admitted.map((tx) => tx.stored));
@@ -158,10 +179,11 @@ export class TxService {
   /**
    * Transactions that did not come from a client of this node: passed on by another honor node, or made
    * by the node itself. Each is admitted as a client's would be; one refused, already queued or already
-   * mined is left out without an error (a peer sends what it has, and may send it twice). Returns the
-   * ones queued now, as stored.
+   * mined is left out without an error (a peer sends what it has, and may send it twice). A peer's are cut
+   * to what the queue's bound still lets in (its sender keeps and mines the rest); the node's own are not.
+   * Returns the ones queued now, as stored.
    */
-  async receive(txs: readonly Uint8Array[]): Promise<Buffer[]> {
+  async receive(txs: readonly Uint8Array[], from: 'peer' | 'self' = 'peer'): Promise<Buffer[]> {
     if (this.nodeState.draining || txs.length === 0) return [];
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     const nowMs = Date.now();
@@ -175,9 +197,24 @@ export class TxService {
       }
     }
     const known = await this.knownAmong(admitted.map((tx) => tx.hash));
-    const fresh = admitted.filter((tx) => !known.has(tx.hash.toString('hex')));
+    let fresh = admitted.filter((tx) => !known.has(tx.hash.toString('hex')));
     if (fresh.length === 0) return [];
-    await this.db.transaction((sql) => this.queue(sql, fresh));
+    let shares: QueuedShare[] = [];
+    if (from === 'peer') {
+      shares = fresh.map(queuedShare);
+      const fitting = await this.bound.reserveWhatFits(shares);
+      if (fitting < fresh.length) this.metrics.txRefused('busy', fresh.length - fitting);
+      fresh = fresh.slice(0, fitting);
+      shares = shares.slice(0, fitting);
+      if (fresh.length === 0) return [];
+    }
+    try {
+      await this.db.transaction((sql) => this.queue(sql, fresh));
+    } catch (error) {
+      this.bound.release(shares);
+      throw error;
+    }
+    this.bound.settle(shares);
     this.metrics.txAdmitted(fresh.length);
     this.producer.requestBlock();
     return fresh.map((tx) => tx.stored);

@@ -19,6 +19,7 @@ export function restErrorBody(error: ApiError): Record<string, unknown> {
 }
 
 export function sendRestError(res: Response, error: ApiError): void {
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   sendJson(res, error.status, restErrorBody(error));
 }
 

@@ -1,0 +1,167 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ChainEvents } from '../chain/chain-events';
+import { slotLengthMs, SLOT_PARAMETERS } from '../chain/honor-nodes';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
+import { DatabaseService } from '../database/database.service';
+
+/** What a batch of transactions adds to the queue. */
+export interface QueuedShare {
+  bytes: number;
+  keyId: bigint;
+}
+
+/** The queue as last read, and what this process added since. */
+interface QueueLevel {
+  count: number;
+  bytes: number;
+  readAtMs: number;
+}
+
+/** A level this old is read again before a batch is let in; a block's commit makes it old at once. */
+const LEVEL_MAX_AGE_MS = 200;
+
+/**
+ * Back-pressure: the transactions admitted and not yet in a block are bounded (TX_QUEUE_LIMIT,
+ * TX_QUEUE_BYTES, and TX_QUEUE_PER_KEY for one key). A batch that would pass a bound is refused whole,
+ * before anything is stored, with E_BUSY (503 and Retry-After on REST, -32000 on JSON-RPC): the client
+ * sends it again later instead of the node queueing more than it can mine. Transactions passed on by peers
+ * are cut to what still fits; those a fork puts back in the queue were admitted once and are never refused.
+ *
+ * The level is read from the database (the truth across the processes sharing it) at most every
+ * {@link LEVEL_MAX_AGE_MS} ms and after each block, and what this process lets in meanwhile is counted at
+ * once, in the same turn of the event loop as the check, so concurrent requests cannot pass a bound together.
+ */
+@Injectable()
+export class TxQueueBound {
+  private level?: QueueLevel;
+  private reading?: Promise<QueueLevel>;
+  /** Reserved and not yet committed to the queue. */
+  private pending = { count: 0, bytes: 0 };
+  /** Committed by this process since the level was read (not in it). */
+  private committed = { count: 0, bytes: 0 };
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DatabaseService,
+    private readonly parameters: PlatformParametersService,
+    events: ChainEvents,
+  ) {
+    events.subscribe(() => {
+      if (this.level) this.level.readAtMs = 0;
+    });
+  }
+
+  /**
+   * Takes room for `batch` or throws E_BUSY; the room is the batch's until {@link settle} (queued) or
+   * {@link release} (not queued after all).
+   */
+  async reserve(batch: readonly QueuedShare[]): Promise<void> {
+    const keys = [...new Set(batch.map((tx) => tx.keyId))];
+    const [level, perKey] = await Promise.all([this.currentLevel(), this.queuedPerKey(keys)]);
+    // The check and the reservation are one step: nothing awaits between them.
+    const problem = this.overflow(level, batch, perKey);
+    if (problem) throw await this.busy(problem);
+    this.add(this.pending, batch, 1);
+  }
+
+  /** How many of `batch` (in order) fit now; those are reserved. For transactions passed on by peers. */
+  async reserveWhatFits(batch: readonly QueuedShare[]): Promise<number> {
+    const level = await this.currentLevel();
+    const bound = this.config.txQueue;
+    let count = this.waiting(level).count;
+    let bytes = this.waiting(level).bytes;
+    let fitting = 0;
+    for (const tx of batch) {
+      if (count + 1 > bound.count || bytes + tx.bytes > bound.bytes) break;
+      count++;
+      bytes += tx.bytes;
+      fitting++;
+    }
+    this.add(this.pending, batch.slice(0, fitting), 1);
+    return fitting;
+  }
+
+  /** A reservation whose transactions are committed to the queue. */
+  settle(batch: readonly QueuedShare[]): void {
+    this.add(this.pending, batch, -1);
+    this.add(this.committed, batch, 1);
+  }
+
+  /** A reservation not used (the batch was not queued). */
+  release(batch: readonly QueuedShare[]): void {
+    this.add(this.pending, batch, -1);
+  }
+
+  private overflow(
+    level: QueueLevel,
+    batch: readonly QueuedShare[],
+    perKey: Map<bigint, number>,
+  ): string | undefined {
+    const bound = this.config.txQueue;
+    const waiting = this.waiting(level);
+    if (waiting.count + batch.length > bound.count) {
+      return `${waiting.count} transactions wait for a block (at most ${bound.count})`;
+    }
+    if (waiting.bytes + batch.reduce((sum, tx) => sum + tx.bytes, 0) > bound.bytes) {
+      return `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${bound.bytes})`;
+    }
+    const own = new Map<bigint, number>();
+    for (const tx of batch) own.set(tx.keyId, (own.get(tx.keyId) ?? 0) + 1);
+    for (const [key, count] of own) {
+      const queued = perKey.get(key) ?? 0;
+      if (queued + count > bound.perKey) {
+        return `key ${key} has ${queued} transactions waiting and sends ${count} (at most ${bound.perKey})`;
+      }
+    }
+    return undefined;
+  }
+
+  private waiting(level: QueueLevel): { count: number; bytes: number } {
+    return {
+      count: level.count + this.committed.count + this.pending.count,
+      bytes: level.bytes + this.committed.bytes + this.pending.bytes,
+    };
+  }
+
+  private add(into: { count: number; bytes: number }, batch: readonly QueuedShare[], sign: 1 | -1): void {
+    into.count = Math.max(0, into.count + sign * batch.length);
+    into.bytes = Math.max(0, into.bytes + sign * batch.reduce((sum, tx) => sum + tx.bytes, 0));
+  }
+
+  private async currentLevel(): Promise<QueueLevel> {
+    if (this.level && Date.now() - this.level.readAtMs < LEVEL_MAX_AGE_MS) return this.level;
+    this.reading ??= this.readLevel().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** The queue's level from the database: what this process committed before the read is in it now. */
+  private async readLevel(): Promise<QueueLevel> {
+    const before = { ...this.committed };
+    const row = await this.db.one<{ count: string; bytes: string }>(
+      `SELECT count(*) AS "count", coalesce(sum(octet_length("data")), 0) AS "bytes"
+         FROM "transactions" WHERE "used" = 0`,
+    );
+    this.committed.count = Math.max(0, this.committed.count - before.count);
+    this.committed.bytes = Math.max(0, this.committed.bytes - before.bytes);
+    this.level = { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0), readAtMs: Date.now() };
+    return this.level;
+  }
+
+  private async queuedPerKey(keys: readonly bigint[]): Promise<Map<bigint, number>> {
+    const rows = await this.db.query<{ key: string; count: string }>(
+      `SELECT "key_id" AS "key", count(*) AS "count" FROM "transactions"
+        WHERE "used" = 0 AND "key_id" = ANY($1::bigint[]) GROUP BY "key_id"`,
+      [keys.map(String)],
+    );
+    return new Map(rows.map((row) => [BigInt(row.key), Number(row.count)]));
+  }
+
+  /** E_BUSY, to be tried again after a slot: by then a block has taken some of the queue. */
+  private async busy(why: string): Promise<ApiError> {
+    const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
+    const seconds = Math.max(1, Math.ceil(slotMs / 1000));
+    return new ApiError('E_BUSY', why, seconds).retryAfter(seconds);
+  }
+}
