@@ -44,6 +44,8 @@ export interface AppConfig {
   /** Whether this process may produce blocks (it still needs the chain's producer lock). */
   blockProducer: boolean;
   /** Make blocks in memory first (rows kept between blocks, writes in bulk); false: a savepoint per transaction. */
+  /** With other honor nodes, the share of a leader's slot in which it runs transactions. */
+  blockBuildShare: number;
   blockWriteBehind: boolean;
   /** On SIGTERM: how long requests and the block under way may take before the node closes anyway. */
   shutdownTimeoutMs: number;
@@ -185,6 +187,7 @@ export function resolveConfig(environment: Environment): AppConfig {
     },
     blockProducer: environment.BLOCK_PRODUCER,
     blockWriteBehind: environment.BLOCK_WRITE_BEHIND,
+    blockBuildShare: environment.BLOCK_BUILD_SHARE,
     shutdownTimeoutMs: environment.SHUTDOWN_TIMEOUT_MS,
     webSocket: {
       subscriptions: environment.WS_SUBSCRIPTIONS_LIMIT,

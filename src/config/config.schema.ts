@@ -231,6 +231,18 @@ export const environmentSchema = z.object({
   BLOCK_PRODUCER: booleanText
     .default(true)
     .describe('false: serve the API and admit transactions, never make blocks'),
+  BLOCK_BUILD_SHARE: z
+    .string()
+    .trim()
+    .regex(/^(0?\.\d+|1(\.0+)?)$/, { message: 'accepts a share of the slot above 0, at most 1 (e.g. 0.5)' })
+    .transform(Number)
+    .refine((share) => share > 0 && share <= 1, {
+      message: 'accepts a share of the slot above 0, at most 1 (e.g. 0.5)',
+    })
+    .default(0.5)
+    .describe(
+      "with other honor nodes: the share of a leader's slot in which it runs transactions (the rest is for peers to replay its blocks)",
+    ),
   BLOCK_WRITE_BEHIND: booleanText
     .default(true)
     .describe('make blocks in memory first; false: a savepoint per transaction'),

@@ -61,6 +61,12 @@ export class PrometheusMetrics {
     buckets: BLOCK_BUCKETS,
     registers: [this.registry],
   });
+  private readonly blockReplay = new Histogram({
+    name: 'ibax_block_replay_seconds',
+    help: "Time to check and run another node's block here, from its bytes to its commit",
+    buckets: BLOCK_BUCKETS,
+    registers: [this.registry],
+  });
   private readonly peerCount = new Gauge({
     name: 'ibax_peers',
     help: 'Other honor nodes, by state: reachable (answered the last look), unreachable, banned (here, for bad blocks)',
@@ -197,6 +203,10 @@ export class PrometheusMetrics {
 
   blockPropagated(seconds: number): void {
     this.blockPropagation.observe(seconds);
+  }
+
+  blockReplayed(seconds: number): void {
+    this.blockReplay.observe(seconds);
   }
 
   /** The peers as the network service last saw them; positions are replaced as a whole. */

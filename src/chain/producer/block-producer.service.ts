@@ -37,11 +37,6 @@ import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
 
 /** The advisory-lock key that makes one process per database the producer ("IBAXPROD" in ASCII). */
 export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;
-/**
- * With other nodes, the share of its slot in which a leader makes blocks: the rest is for its last block to
- * reach the next leader before that one starts.
- */
-const CLOSING_SHARE = 0.75;
 /** How often a process without the producer lock tries to take it. */
 const LOCK_RETRY_MS = 2_000;
 
@@ -207,9 +202,10 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const clock = await this.slotClock();
       const now = Date.now();
       const slot = slotAt(clock, now);
-      // With other nodes, the last quarter of a slot makes no block: its last block reaches the next
-      // leader before that one starts, and two blocks are not made at one height.
-      const closing = clock.nodes > 1 && now >= clock.startMs + (slot + CLOSING_SHARE) * clock.slotMs;
+      // With other nodes, no block is begun past the slot's build share (BLOCK_BUILD_SHARE): the rest of
+      // the slot is for its blocks to reach the peers and be run there before the next leader starts.
+      const closing =
+        clock.nodes > 1 && now >= clock.startMs + (slot + this.config.blockBuildShare) * clock.slotMs;
       const ours = this.position >= 0 && slot % clock.nodes === this.position && !closing;
       let produced = false;
       if (ours && this.nodeState.state === 'running' && !this.stopped && !this.lock.behindPeers) {
@@ -293,9 +289,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       }
       const limits = await this.limits(sql);
       if (this.clock && this.clock.nodes > 1) {
-        // The block is made by the time the slot closes: the next leader then builds on it, not beside it.
+        // With other nodes a leader runs transactions in the first BLOCK_BUILD_SHARE of its slot only: the
+        // rest is for its blocks to reach its peers and be run there (as long again on a peer as fast)
+        // before the next leader builds on them, not beside them.
         const closesAt =
-          this.clock.startMs + (slotAt(this.clock, Date.now()) + CLOSING_SHARE) * this.clock.slotMs;
+          this.clock.startMs +
+          (slotAt(this.clock, Date.now()) + this.config.blockBuildShare) * this.clock.slotMs;
         limits.generationMs = Math.max(0, Math.min(limits.generationMs, closesAt - Date.now()));
       }
       const blockId = tip.id + 1n;

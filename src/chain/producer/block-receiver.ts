@@ -94,6 +94,7 @@ export class BlockReceiver {
 
   /** {@link apply} for a caller holding the chain lock (a fork switch). */
   async applyHeld(bytes: Uint8Array, checkTx: ReceivedTxCheck): Promise<AppliedBlock> {
+    const started = performance.now();
     let block: ParsedBlock;
     try {
       block = parseBlock(bytes);
@@ -104,8 +105,8 @@ export class BlockReceiver {
     let changedPlatformParameters = false;
     let applied: AppliedBlock;
     try {
-      // Checked before the block's database transaction opens: admission reads through the pool, which
-      // the embedded database gives to one transaction at a time. The chain lock keeps the tip still.
+      // Checked before the block's database transaction opens, so that transaction stays short. The chain
+      // lock keeps the tip still.
       const tip = await this.producer.tip(this.db, false);
       if (header.blockId !== tip.id + 1n || !bytesEqual(block.prevHeader.blockHash, tip.hash)) {
         throw new RefusedBlock(`block ${header.blockId} does not follow block ${tip.id} here`, false);
@@ -140,6 +141,7 @@ export class BlockReceiver {
     }
     this.events.publish({ kind: 'block', height: applied.id });
     this.metrics.blockReceived();
+    this.metrics.blockReplayed((performance.now() - started) / 1000);
     if (changedPlatformParameters) await this.contracts.loadPrices();
     this.logger.debug(
       `took block ${applied.id} of node ${applied.position} (${applied.txHashes.length} txs)`,
