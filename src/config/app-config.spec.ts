@@ -36,6 +36,22 @@ describe('configuration', () => {
     expect(text).toContain('DATABASE_URL="mysql://x": accepts a postgres://');
   });
 
+  it('bounds the queue and shares the slot by default, and refuses a share outside (0, 1]', () => {
+    expect(read({})).toMatchObject({
+      TX_QUEUE_LIMIT: 5000,
+      TX_QUEUE_BYTES: 33_554_432,
+      TX_QUEUE_PER_KEY: 1000,
+      BLOCK_BUILD_SHARE: 0.5,
+    });
+    expect(read({ BLOCK_BUILD_SHARE: '0.75' }).BLOCK_BUILD_SHARE).toBe(0.75);
+    expect(read({ BLOCK_BUILD_SHARE: '1' }).BLOCK_BUILD_SHARE).toBe(1);
+    for (const wrong of ['0', '1.5', 'half', '-0.5']) {
+      expect(() => read({ BLOCK_BUILD_SHARE: wrong })).toThrow(
+        `BLOCK_BUILD_SHARE=${JSON.stringify(wrong)}: accepts a share of the slot above 0, at most 1 (e.g. 0.5)`,
+      );
+    }
+  });
+
   it('names a data directory that cannot be created', () => {
     // A path below a file: mkdir fails with ENOTDIR whoever runs the test (root included).
     const env = read({ DATA_DIR: 'package.json/data' });
