@@ -14,23 +14,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 
-const USAGE = `Usage: npm run devnet -- [--nodes <n>] [--base-port <port>] [--slot-ms <ms>] [--dir <path>]
+const USAGE = `Usage: npm run devnet -- [--nodes <n>] [--followers <k>] [--base-port <port>] [--slot-ms <ms>] [--dir <path>]
 
 Starts a network of honor nodes on this machine, each a child process of this one.
 
-  --nodes <n>          how many nodes (default 3)
+  --nodes <n>          how many honor nodes (default 3)
+  --followers <k>      how many follower nodes besides (default 0): not in honor_nodes, they take every
+                       block from the honor nodes, serve the whole API and pass transactions on to them;
+                       follower j listens at <port + n + j>, its directory is <path>/follower<j>
   --base-port <port>   node i listens at http://127.0.0.1:<port + i> (default 7180)
   --slot-ms <ms>       block slot length of every node (BLOCK_SLOT_MS); default: the platform parameters'
   --dir <path>         node i keeps its keys, embedded database and log (node.log) in <path>/node<i>
                        (default ./devnet)
   --help               this text
 
-With DATABASE_URL set (a PostgreSQL server), node i uses its own database devnet_<i> there, created if
-missing; otherwise the embedded database in its directory. Other settings in the environment (LOG_LEVEL, …)
-reach every node. Once every node is ready it prints "node <i> <url> <data dir>", one line each, and
-"founder <key file>": the chain's founder key, node 0's (the other nodes took their genesis from it and
-have none). Ctrl-C stops them all. The nodes' data stays for the next run: remove the directory (and drop
-the devnet_<i> databases) to start a new chain.
+With DATABASE_URL set (a PostgreSQL server), node i uses its own database devnet_<i> there (follower j
+devnet_follower_<j>), created if missing; otherwise the embedded database in its directory. Other settings
+in the environment (LOG_LEVEL, …) reach every node. Once every node is ready it prints "node <i> <url> <data
+dir>" (and "follower <j> …"), one line each, and "founder <key file>": the chain's founder key, node 0's
+(the other nodes took their genesis from it and have none). Ctrl-C stops them all. The nodes' data stays
+for the next run: remove the directory (and drop the databases) to start a new chain.
 `;
 
 const ROOT = resolve(__dirname, '..');
@@ -44,6 +47,7 @@ const READY_TIMEOUT_MS = 180_000;
 
 interface Options {
   nodes: number;
+  followers: number;
   basePort: number;
   slotMs?: number;
   dir: string;
@@ -67,6 +71,7 @@ function parseOptions(args: string[]): Options | 'help' {
       args,
       options: {
         nodes: { type: 'string' },
+        followers: { type: 'string' },
         'base-port': { type: 'string' },
         'slot-ms': { type: 'string' },
         dir: { type: 'string' },
@@ -79,12 +84,13 @@ function parseOptions(args: string[]): Options | 'help' {
   }
   if (values.help) return 'help';
   const nodes = wholeNumber('nodes', values.nodes ?? '3', 1, MAX_NODES);
+  const followers = wholeNumber('followers', values.followers ?? '0', 0, MAX_NODES);
   // The last node's port must exist too.
-  const basePort = wholeNumber('base-port', values['base-port'] ?? '7180', 1, 65536 - nodes);
+  const basePort = wholeNumber('base-port', values['base-port'] ?? '7180', 1, 65536 - nodes - followers);
   const slotMs =
     values['slot-ms'] === undefined ? undefined : wholeNumber('slot-ms', values['slot-ms'], 1, 3_600_000);
   if (values.dir === '') throw new UsageError('--dir needs a path');
-  return { nodes, basePort, slotMs, dir: resolve(values.dir ?? 'devnet') };
+  return { nodes, followers, basePort, slotMs, dir: resolve(values.dir ?? 'devnet') };
 }
 
 /**
@@ -92,13 +98,12 @@ function parseOptions(args: string[]): Options | 'help' {
  * missing. Nodes cannot share one: each keeps its own copy of the chain (and only one process per database
  * makes blocks).
  */
-async function prepareDatabases(serverUrl: string, count: number): Promise<string[]> {
+async function prepareDatabases(serverUrl: string, names: string[]): Promise<string[]> {
   const client = new Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
   await client.connect();
   try {
     const urls: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const name = `devnet_${i}`;
+    for (const name of names) {
       const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
       if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
       const url = new URL(serverUrl);
@@ -156,23 +161,43 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const { nodes: count, basePort, slotMs, dir } = options;
-  const urls = Array.from({ length: count }, (_, i) => `http://127.0.0.1:${basePort + i}`);
-  const dataDirs = urls.map((_, i) => join(dir, `node${i}`));
+  const { nodes: count, followers, basePort, slotMs, dir } = options;
+  // The honor nodes, then the followers; ports and TCP labels in that order.
+  const members = [
+    ...Array.from({ length: count }, (_, i) => ({
+      name: `node ${i}`,
+      folder: `node${i}`,
+      database: `devnet_${i}`,
+    })),
+    ...Array.from({ length: followers }, (_, j) => ({
+      name: `follower ${j}`,
+      folder: `follower${j}`,
+      database: `devnet_follower_${j}`,
+    })),
+  ].map((member, i) => ({
+    ...member,
+    port: basePort + i,
+    url: `http://127.0.0.1:${basePort + i}`,
+    dataDir: join(dir, member.folder),
+  }));
+  const honorUrls = members.slice(0, count).map((member) => member.url);
   // Before anything starts: a node answering there already would pass for one of ours.
-  const taken = await portInUse(urls.map((_, i) => basePort + i));
+  const taken = await portInUse(members.map((member) => member.port));
   if (taken !== undefined) {
     throw new Error(
-      `port ${taken} (node ${taken - basePort}) is in use: another devnet or node runs there; ` +
+      `port ${taken} (${members[taken - basePort].name}) is in use: another devnet or node runs there; ` +
         'stop it, or choose other ports with --base-port',
     );
   }
-  for (const dataDir of dataDirs) mkdirSync(dataDir, { recursive: true });
+  for (const member of members) mkdirSync(member.dataDir, { recursive: true });
 
   let databases: string[] | undefined;
   if (process.env.DATABASE_URL) {
     try {
-      databases = await prepareDatabases(process.env.DATABASE_URL, count);
+      databases = await prepareDatabases(
+        process.env.DATABASE_URL,
+        members.map((member) => member.database),
+      );
     } catch (error) {
       // Not the URL itself: it may hold a password.
       throw new Error(
@@ -210,10 +235,11 @@ async function main(): Promise<void> {
     }, STOP_TIMEOUT_MS);
   };
 
-  // Node 0 first: the others ask it for the genesis block, and wait for it themselves.
+  // Node 0 first: the others ask it for the genesis block, and wait for it themselves. A follower has the
+  // honor nodes as its peers and is no peer of theirs: node 0 lists only its own peers in honor_nodes.
   const [command, args] = nodeCommand();
-  for (const [i, url] of urls.entries()) {
-    const log = openSync(join(dataDirs[i], 'node.log'), 'a');
+  for (const [i, { url, dataDir, name }] of members.entries()) {
+    const log = openSync(join(dataDir, 'node.log'), 'a');
     const child = spawn(command, args, {
       cwd: ROOT,
       env: {
@@ -223,10 +249,10 @@ async function main(): Promise<void> {
         API_ADDRESS: url,
         // Only a label here (nodes talk over HTTP), but honor_nodes wants each node's to differ.
         TCP_ADDRESS: `127.0.0.1:${7078 + i}`,
-        DATA_DIR: dataDirs[i],
-        NETWORK_PEERS: urls.filter((other) => other !== url).join(','),
+        DATA_DIR: dataDir,
+        NETWORK_PEERS: honorUrls.filter((other) => other !== url).join(','),
         // Empty means unset to the node, and outweighs a value in a .env file, which every node would read.
-        GENESIS_PEER: i === 0 ? '' : urls[0],
+        GENESIS_PEER: i === 0 ? '' : honorUrls[0],
         DATABASE_URL: databases?.[i] ?? '',
         ...(slotMs === undefined ? {} : { BLOCK_SLOT_MS: String(slotMs) }),
       },
@@ -238,15 +264,15 @@ async function main(): Promise<void> {
     running.add(child);
     child.on('error', (error) => {
       running.delete(child);
-      process.stderr.write(`node ${i} could not be started: ${error.message}\n`);
+      process.stderr.write(`${name} could not be started: ${error.message}\n`);
       if (stopping && running.size === 0) process.exit(exitCode);
       stopAll(1);
     });
     child.on('exit', (code, signal) => {
       running.delete(child);
       if (!stopping) {
-        process.stderr.write(`node ${i} exited with ${code ?? signal}\n`);
-        process.stderr.write(`  its log: ${join(dataDirs[i], 'node.log')}\n`);
+        process.stderr.write(`${name} exited with ${code ?? signal}\n`);
+        process.stderr.write(`  its log: ${join(dataDir, 'node.log')}\n`);
         stopAll(1);
       } else if (running.size === 0) process.exit(exitCode);
     });
@@ -267,19 +293,19 @@ async function main(): Promise<void> {
   });
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (const [i, url] of urls.entries()) {
+  for (const { name, url, dataDir } of members) {
     while (!stopping && !(await isReady(url))) {
       if (Date.now() > deadline) {
-        process.stderr.write(`node ${i} is not ready after ${READY_TIMEOUT_MS / 1000} s\n`);
-        process.stderr.write(`  its log: ${join(dataDirs[i], 'node.log')}\n`);
+        process.stderr.write(`${name} is not ready after ${READY_TIMEOUT_MS / 1000} s\n`);
+        process.stderr.write(`  its log: ${join(dataDir, 'node.log')}\n`);
         stopAll(1);
       }
       await sleep(250);
     }
   }
   if (stopping) return;
-  for (const [i, url] of urls.entries()) process.stdout.write(`node ${i} ${url} ${dataDirs[i]}\n`);
-  process.stdout.write(`founder ${join(dataDirs[0], 'founder.key')}\n`);
+  for (const { name, url, dataDir } of members) process.stdout.write(`${name} ${url} ${dataDir}\n`);
+  process.stdout.write(`founder ${join(members[0].dataDir, 'founder.key')}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -154,11 +154,14 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Whether a signed request from `key` is taken: an honor node's, or a configured peer's (a node is a
-   * peer before the network lists it); never from a node banned here or cut off by a test.
+   * Whether a signed request from `key` is taken. Reads of the chain and passed-on transactions are taken
+   * from any node (a follower's too): the blocks are public through the API anyway, and a transaction is
+   * admitted as a client's would be. News of a block only from an honor node or a configured peer (a node
+   * is a peer before the network lists it). Never from a node banned here or cut off by a test.
    */
-  async accepts(key: string): Promise<boolean> {
+  async accepts(key: string, from: 'any node' | 'honor node'): Promise<boolean> {
     if (this.isolatedKeys.has(key) || this.bannedUntil(key) > Date.now()) return false;
+    if (from === 'any node') return true;
     if ([...this.peers.values()].some((peer) => peer.key === key)) return true;
     return positionOf(await this.parameters.honorNodes(), key) >= 0;
   }
@@ -367,7 +370,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     this.bans.set(peer.key, Date.now() + seconds * 1000);
     this.metrics.badBlockRefused();
     this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
-    if (refused.block) await this.reportBadBlock(peer.key, refused.block, refused.message);
+    // Reports count only from honor nodes (CheckNodesBan); a follower keeps its ban to itself.
+    if (refused.block && this.producer.isHonorNode) {
+      await this.reportBadBlock(peer.key, refused.block, refused.message);
+    }
   }
 
   private async reportBadBlock(producerKey: string, block: { id: bigint; time: bigint }, reason: string) {

@@ -62,7 +62,7 @@ export class NodeController {
 
   @Get('status')
   async status(@Req() req: ApiRequest, @Res() res: Response) {
-    await this.authenticate(req);
+    await this.authenticate(req, 'any node');
     const tip = await this.producer.tip(this.db, false);
     const answer: PeerStatus = {
       block_id: tip.id.toString(),
@@ -77,7 +77,7 @@ export class NodeController {
 
   @Get('hashes')
   async hashes(@Req() req: ApiRequest, @Res() res: Response, @Form() range: BlockRangeQuery) {
-    await this.authenticate(req);
+    await this.authenticate(req, 'any node');
     const count = range.count > BigInt(MAX_HASHES_PER_REQUEST) ? BigInt(MAX_HASHES_PER_REQUEST) : range.count;
     const rows = await this.db.query<{ id: string; hash: unknown }>(
       `SELECT "b"."id"::text AS "id", "b"."hash" FROM "block_chain" AS "b"
@@ -91,7 +91,7 @@ export class NodeController {
 
   @Get('blocks')
   async blocks(@Req() req: ApiRequest, @Res() res: Response, @Form() range: BlockRangeQuery) {
-    await this.authenticate(req);
+    await this.authenticate(req, 'any node');
     const count = range.count > BigInt(MAX_BLOCKS_PER_REQUEST) ? BigInt(MAX_BLOCKS_PER_REQUEST) : range.count;
     const blocks: string[] = [];
     let bytes = 0;
@@ -114,7 +114,7 @@ export class NodeController {
 
   @Post('announce')
   async announce(@Req() req: ApiRequest, @Res() res: Response) {
-    const key = await this.authenticate(req);
+    const key = await this.authenticate(req, 'honor node');
     const body = readJson(req, BlockAnnouncementBody);
     // Taken after the answer: the producer does not wait for its peers to run its block.
     sendJson(res, 202, {});
@@ -123,14 +123,14 @@ export class NodeController {
 
   @Post('txs')
   async txs(@Req() req: ApiRequest, @Res() res: Response) {
-    await this.authenticate(req);
+    await this.authenticate(req, 'any node');
     const body = readJson(req, PassedTransactionsBody);
     const queued = await this.network.received(body.txs.map((tx) => Buffer.from(tx, 'base64')));
     sendJson(res, 200, { queued });
   }
 
   /** The sender's key (bare hex) when the request is signed by a node this one takes; 401 otherwise. */
-  private async authenticate(req: ApiRequest): Promise<string> {
+  private async authenticate(req: ApiRequest, from: 'any node' | 'honor node'): Promise<string> {
     const verdict = verifyRequest(
       this.crypto.signer,
       this.crypto.hasher,
@@ -140,7 +140,7 @@ export class NodeController {
       req.rawBody ?? Buffer.alloc(0),
     );
     if ('refused' in verdict) throw ApiError.server(verdict.refused, 401);
-    if (!(await this.network.accepts(verdict.key))) {
+    if (!(await this.network.accepts(verdict.key, from))) {
       throw ApiError.server('the node key is not one of this network’s nodes, or is banned here', 401);
     }
     return verdict.key;

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHasher, keyIdFromPublicKey } from '../../src/crypto';
@@ -32,6 +32,8 @@ interface Member {
 }
 
 const members: Member[] = [];
+/** Nodes not in honor_nodes, started by a test. */
+const followers: Member[] = [];
 let founderKey: string;
 
 async function start(member: Member): Promise<void> {
@@ -147,13 +149,13 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const member of members) {
+  for (const member of [...members, ...followers]) {
     // NETWORK_TEST_LOG_LEVEL=info keeps each node's log in its data directory, to read what happened.
     if (process.env.NETWORK_TEST_LOG_LEVEL)
       writeFileSync(join(member.dataDir, 'node.log'), member.child?.output() ?? '');
     await killChildNode(member.child);
   }
-  for (const member of members) await member.db.drop().catch(() => undefined);
+  for (const member of [...members, ...followers]) await member.db.drop().catch(() => undefined);
 });
 
 describe('three honor nodes', () => {
@@ -310,6 +312,51 @@ describe('three honor nodes', () => {
       return true;
     });
     await converged();
+  }, 180_000);
+
+  it('have a follower (not in honor_nodes) catch up from zero, serve the same reads and pass sendTx on', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const follower: Member = {
+      index: COUNT,
+      port,
+      url,
+      dataDir: newDataDir(),
+      db: await createTestDatabase(),
+      client: new IbaxClient(url),
+      env: {
+        ...members[1].env,
+        API_ADDRESS: url,
+        TCP_ADDRESS: `127.0.0.1:${7078 + COUNT}`,
+        NETWORK_PEERS: members.map((member) => member.url).join(','),
+        GENESIS_PEER: members[0].url,
+      },
+    };
+    followers.push(follower);
+    const top = await height(members[0]);
+    await start(follower);
+    await until('the follower catches up', async () => (await height(follower)) >= top);
+    // Not an honor node: not listed, no founder key of its own, no block of its making.
+    expect(existsSync(join(follower.dataDir, 'founder.key'))).toBe(false);
+    const listed = (await members[0].client.get('/api/v2/network')).body.honor_nodes as {
+      api_address: string;
+    }[];
+    expect(listed.map((node) => node.api_address).sort()).toEqual(members.map((member) => member.url).sort());
+
+    // A transaction sent to the follower reaches the honor nodes, lands once, and the follower shows it.
+    await follower.client.login(founderKey);
+    const hash = await send(follower, 'via_follower');
+    const statuses = await follower.client.waitForTransactions([hash], { timeoutMs: 60_000 });
+    expect(statuses[hash].errmsg).toBeUndefined();
+    const everyone = [...members, follower];
+    await converged(everyone);
+    const blocks = await Promise.all(everyone.map((member) => blockOf(member, hash)));
+    expect(new Set(blocks).size).toBe(1);
+    const parameters = await Promise.all(
+      everyone.map((member) => member.client.get('/api/v2/ecosystemparams?ecosystem=1')),
+    );
+    for (const answer of parameters) expect(answer.body).toEqual(parameters[0].body);
+    await killChildNode(follower.child);
   }, 180_000);
 
   it('refuse a bad block and ban the node that made it', async () => {

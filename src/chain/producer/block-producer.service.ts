@@ -71,6 +71,11 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private clock?: SlotClock;
   /** This node's place among the active honor nodes; -1 when it is not one of them (it makes no block). */
   private position = 0;
+
+  /** Whether this node is among the active honor nodes (at its last look); a follower is not. */
+  get isHonorNode(): boolean {
+    return this.position >= 0;
+  }
   private notListedLogged = false;
   private spoilNext = false;
   private wakeRequested = false;
