@@ -1,0 +1,50 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { IbaxClient, type TxStatusAnswer } from '../../src/sdk';
+import { useTestNode, type TestNode } from '../support/node';
+
+/**
+ * Issue 30, the second round of parity with the reference node: what a user of the reference meets, each
+ * asked over HTTP of a real node, in real transactions mined in blocks, and answered as the reference does.
+ */
+
+// Some probes fail on purpose, more often than a key may before it is banned (BAN_BAD_TX).
+const running = useTestNode({ env: { BLOCK_SLOT_MS: '200', BAN_BAD_TX: '0' } });
+let node: TestNode;
+let founder: IbaxClient;
+
+async function call(contract: string, args: Record<string, unknown>): Promise<TxStatusAnswer> {
+  const { status } = await founder.call(node.founderKey, contract, args as Record<string, string>);
+  return status;
+}
+
+async function must(contract: string, args: Record<string, unknown> = {}): Promise<string> {
+  const status = await call(contract, args);
+  expect(status.errmsg, `${contract}: ${JSON.stringify(status.errmsg)}`).toBeUndefined();
+  return status.result;
+}
+
+/** Creates a contract in ecosystem 1 (the founder's): `NewContract` as a client sends it. */
+const newContract = (source: string) =>
+  must('NewContract', { ApplicationId: '1', Value: source, Conditions: 'true' });
+
+beforeAll(async () => {
+  node = running.node;
+  founder = new IbaxClient(node.url, { cryptoer: node.config.cryptoer, hasher: node.config.hasher });
+  await founder.login(node.founderKey);
+});
+
+describe('CurrentKeyFromAccount (a system function of the reference)', () => {
+  it('gives the key id of an account, and 0 for an account nobody holds', async () => {
+    await newContract(`contract KeyOfAccount {
+    data {
+        Account string
+    }
+    action {
+        $result = Sprintf("%v %T", CurrentKeyFromAccount($Account), CurrentKeyFromAccount($Account))
+    }
+}`);
+    const session = await founder.login(node.founderKey);
+    expect(await must('KeyOfAccount', { Account: session.account })).toBe(`${session.keyId} int64`);
+    expect(await must('KeyOfAccount', { Account: '0000-0000-0000-0000-0001' })).toBe('0 int64');
+  });
+});
