@@ -997,14 +997,13 @@ class FunctionCompiler {
       };
     }
     const name = container.name;
-    if (SYSTEM_VAR_NAMES.has(name)) failBare(`system variable $${name} cannot be changed`, container);
+    // Only the whole of a system variable is read-only, as in the reference: `$data[i] = row` changes the
+    // value it holds in place (what a contract can reach of the $ variables the VM itself keeps, such as
+    // $stack, is a copy made for each call).
     return {
       set: () => undefined,
       index: key,
-      setIndexed: (fr, k, value) => {
-        if (fr.st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
-        setIndex(fr.st, readExtend(fr.st, name), k, value);
-      },
+      setIndexed: (fr, k, value) => setIndex(fr.st, readExtend(fr.st, name), k, value),
     };
   }
 

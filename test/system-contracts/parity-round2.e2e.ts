@@ -23,6 +23,12 @@ async function must(contract: string, args: Record<string, unknown> = {}): Promi
   return status.result;
 }
 
+async function refused(contract: string, args: Record<string, unknown>, type: string, error: string) {
+  const status = await call(contract, args);
+  expect(status.errmsg, `${contract} ${JSON.stringify(args)} should fail`).toBeDefined();
+  expect(status.errmsg).toEqual({ type, error });
+}
+
 /** Creates a contract in ecosystem 1 (the founder's): `NewContract` as a client sends it. */
 const newContract = (source: string) =>
   must('NewContract', { ApplicationId: '1', Value: source, Conditions: 'true' });
@@ -46,5 +52,34 @@ describe('CurrentKeyFromAccount (a system function of the reference)', () => {
     const session = await founder.login(node.founderKey);
     expect(await must('KeyOfAccount', { Account: session.account })).toBe(`${session.keyId} int64`);
     expect(await must('KeyOfAccount', { Account: '0000-0000-0000-0000-0001' })).toBe('0 int64');
+  });
+});
+
+describe('an element of a system variable', () => {
+  it('can be written, while the whole variable stays read-only', async () => {
+    await newContract(`contract WriteStackElement {
+    action {
+        $stack[0] = "replaced"
+        $result = Sprintf("%v", $stack)
+    }
+}`);
+    expect(await must('WriteStackElement')).toBe('[replaced]');
+    // The reference compiles `$data[i] = row`; with no $data set it fails when it runs, as here.
+    await newContract(`contract WriteDataElement {
+    action {
+        $data[0] = 1
+    }
+}`);
+    await refused('WriteDataElement', {}, 'panic', 'unknown extend identifier data');
+    await refused(
+      'NewContract',
+      {
+        ApplicationId: '1',
+        Value: 'contract WriteWholeStack {\n    action {\n        $stack = 1\n    }\n}',
+        Conditions: 'true',
+      },
+      'panic',
+      'system variable $stack cannot be changed',
+    );
   });
 });

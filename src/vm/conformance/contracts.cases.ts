@@ -133,6 +133,16 @@ export const contractCases: ConformanceCase[] = [
     expect: { result: '-110277540701013350 1' },
   },
   {
+    name: 'an element of a system variable can be written, as in the reference',
+    source: action('    $stack[0] = "replaced"\n    $result = Sprintf("%v", $stack)'),
+    expect: { result: '[replaced]' },
+  },
+  {
+    name: 'an element of a system variable nobody set is an unknown variable when it runs',
+    source: action('    $data[0] = 1'),
+    expect: { error: { type: 'panic', message: 'unknown extend identifier data' } },
+  },
+  {
     name: 'a host-provided read-only variable cannot be written at run time',
     source: action('    $custom_flag = 2'),
     expect: { error: { type: 'panic', message: 'system variable $custom_flag cannot be changed' } },
