@@ -83,3 +83,22 @@ describe('an element of a system variable', () => {
     );
   });
 });
+
+describe('$this_contract, $original_contract and $parent', () => {
+  it('hold bare contract names, as the reference gives them; $stack keeps full names', async () => {
+    await newContract(`contract WhereAmI {
+    action {
+        $result = Sprintf("%s|%s|%s|%v", $this_contract, $original_contract, $parent, $stack)
+    }
+}`);
+    await newContract(`contract WhoCalls {
+    action {
+        $result = WhereAmI() + "/" + Sprintf("%s|%s|%s", $this_contract, $original_contract, $parent)
+    }
+}`);
+    expect(await must('WhereAmI')).toBe('WhereAmI|WhereAmI||[@1WhereAmI]');
+    expect(await must('WhoCalls')).toBe(
+      'WhereAmI|WhoCalls|WhoCalls|[@1WhoCalls @1WhereAmI]/WhoCalls|WhoCalls|',
+    );
+  });
+});

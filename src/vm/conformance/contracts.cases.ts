@@ -72,7 +72,7 @@ export const contractCases: ConformanceCase[] = [
       'contract Where {\n  action {\n    $result = Sprintf("%s|%s|%v", $this_contract, $parent, $stack)\n  }\n}',
     ],
     source: action('    $result = Where() + "|" + $this_contract + "|" + $parent'),
-    expect: { result: '@1Where|@1T|[@1T @1Where]|@1T|' },
+    expect: { result: 'Where|T|[@1T @1Where]|T|' },
   },
   {
     name: 're-entering a contract on the stack is a loop',
