@@ -102,3 +102,15 @@ describe('$this_contract, $original_contract and $parent', () => {
     );
   });
 });
+
+describe('the stylesheet parameter', () => {
+  it('is seeded in the first ecosystem, so Weaver finds it on every page load', async () => {
+    const answer = await founder.get('/api/v2/ecosystemparam/stylesheet?ecosystem=1');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      name: 'stylesheet',
+      conditions: 'ContractConditions("DeveloperCondition")',
+    });
+    expect(answer.body.value).toContain('body {');
+  });
+});
