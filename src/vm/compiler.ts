@@ -327,8 +327,12 @@ class SourceCompiler {
     const fieldNames = new Set<string>();
     for (const field of decl.fields) {
       if (!DATA_FIELD_NAME.test(field.name)) fail(`wrong data field name ${field.name}`, field);
-      if (SYSTEM_VAR_NAMES.has(field.name))
-        fail(`system variable $${field.name} cannot be used as a data field`, field);
+      if (SYSTEM_VAR_NAMES.has(field.name)) {
+        failBare(
+          `param variable '${field.name}' in the data section of the contract '${key}' collides with the 'builtin' variable`,
+          field,
+        );
+      }
       if (fieldNames.has(field.name)) fail(`data field ${field.name} has been already declared`, field);
       fieldNames.add(field.name);
     }

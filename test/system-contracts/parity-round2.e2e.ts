@@ -114,3 +114,69 @@ describe('the stylesheet parameter', () => {
     expect(answer.body.value).toContain('body {');
   });
 });
+
+describe('error texts and their order', () => {
+  const newContractFails = async (source: string) => {
+    const status = await call('NewContract', { ApplicationId: '1', Value: source, Conditions: 'true' });
+    expect(status.errmsg?.type).toBe('panic');
+    return status.errmsg!.error;
+  };
+
+  it('a type where a data field name belongs, and a data field named like a system variable', async () => {
+    expect(
+      await newContractFails('contract TypeFirst {\n    data {\n        string qwerty\n    }\n}'),
+    ).toMatch(/^expecting name of the data field( \[Ln:3 Col:9\])?$/);
+    expect(await newContractFails('contract FieldKeyId {\n    data {\n        key_id int\n    }\n}')).toBe(
+      "param variable 'key_id' in the data section of the contract '@1FieldKeyId' collides with the 'builtin' variable",
+    );
+  });
+
+  it('EditContract validates the condition before the source', async () => {
+    await newContract('contract EditMe {\n    action {\n        $result = "v1"\n    }\n}');
+    const id = (await founder.get('/api/v2/contract/EditMe')).body.tableid as string;
+    await refused(
+      'EditContract',
+      { Id: id, Value: 'contract Renamed {\n    action {\n    }\n}', Conditions: 'incorrectConditions' },
+      'panic',
+      'condition incorrectConditions is not allowed',
+    );
+  });
+
+  it('an Edit contract of a row that does not exist fails in RowConditions, as the reference does', async () => {
+    for (const contract of [
+      'EditParameter',
+      'EditContract',
+      'EditMenu',
+      'EditPage',
+      'EditSnippet',
+      'EditAppParam',
+    ]) {
+      await refused(contract, { Id: '7123', Value: 'x' }, 'panic', 'item 7123 has not been found');
+    }
+  });
+});
+
+describe('names of tables and columns', () => {
+  const newTable = (name: string, column: string) =>
+    call('NewTable', {
+      ApplicationId: '1',
+      Name: name,
+      Columns: JSON.stringify([{ name: column, type: 'varchar', conditions: 'true' }]),
+      Permissions: JSON.stringify({ insert: 'true', update: 'true', new_column: 'true' }),
+    });
+
+  it('are refused in the reference’s words', async () => {
+    expect((await newTable('1table', 'note')).errmsg).toEqual({
+      type: 'panic',
+      error: 'the name of the table cannot begin with @',
+    });
+    expect((await newTable('ok_table', '1note')).errmsg).toEqual({
+      type: 'panic',
+      error: 'column name cannot begin with digit',
+    });
+    expect((await newTable('ok_table', 'my note')).errmsg).toEqual({
+      type: 'panic',
+      error: "Name my note must only contain latin, digit and '_', '-' characters",
+    });
+  });
+});

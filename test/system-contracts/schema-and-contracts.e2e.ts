@@ -531,8 +531,8 @@ describe('contracts', () => {
       developer,
       'EditContract',
       { Id: 9999, Value: HELLO_2 },
-      'warning',
-      'Contract 9999 has not been found',
+      'panic',
+      'item 9999 has not been found',
     );
     await h.refused(
       developer,
