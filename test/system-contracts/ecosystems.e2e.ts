@@ -522,8 +522,8 @@ describe('roles and conditions per ecosystem', () => {
       h.founder,
       'EditContract',
       { Id: Number(row.id), Value: 'contract MainCondition {\n}' },
-      'warning',
-      'Contract ' + row.id + ' has not been found',
+      'panic',
+      `item ${row.id} has not been found`,
     );
     const open = 'contract MainCondition {\n  conditions {\n  }\n}';
     const run = await h.track(owner2, '@1EditContract', { Id: Number(row.id), Value: open });

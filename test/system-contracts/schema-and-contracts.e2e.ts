@@ -135,7 +135,13 @@ describe('tables', () => {
       'table Ecosystems is a system table',
     );
     await h.refused(developer, 'NewTable', { ...fields, Name: 'things' }, 'warning', 'table things exists');
-    await h.refused(developer, 'NewTable', { ...fields, Name: 'bad name' }, 'panic', /is not valid/);
+    await h.refused(
+      developer,
+      'NewTable',
+      { ...fields, Name: 'bad name' },
+      'panic',
+      "Name bad name must only contain latin, digit and '_', '-' characters",
+    );
     await h.refused(
       developer,
       'NewTable',
