@@ -30,11 +30,12 @@ func ConditionById(table string, validate bool) {
     if condition == "" {
         error Sprintf("Item %d has not been found", $Id)
     }
-    if validate {
-        ValidateCondition($Conditions, $ecosystem_id)
-    }
+    // The row's condition first, then the new one: the reference's order, so the same request fails the same way.
     if !Eval(condition) {
         error "Access denied"
+    }
+    if validate {
+        ValidateCondition($Conditions, $ecosystem_id)
     }
 }
 
