@@ -3,6 +3,9 @@
  * (Parameters typed `array` take a column list or an order as text, a map or an array: the language
  * checks only string and int parameters.)
  *
+ * CurrentKeyFromAccount(account): the id of the undeleted key of ecosystem 1 with that address, 0 when none
+ * (the reference compiles it into ecosystem 1's VM with DBFind, DBRow and ConditionById).
+ *
  * TopAmounts(ecosystem, count): the accounts of an ecosystem holding the most tokens, largest first (ties
  * by key id), as maps {id, account, amount}; deleted and blocked keys and empty ones are left out.
  */
@@ -27,12 +30,22 @@ func ConditionById(table string, validate bool) {
     if condition == "" {
         error Sprintf("Item %d has not been found", $Id)
     }
-    if validate {
-        ValidateCondition($Conditions, $ecosystem_id)
-    }
+    // The row's condition first, then the new one: the reference's order, so the same request fails the same way.
     if !Eval(condition) {
         error "Access denied"
     }
+    if validate {
+        ValidateCondition($Conditions, $ecosystem_id)
+    }
+}
+
+func CurrentKeyFromAccount(account string) int {
+    var row map
+    row = DBRow("@1keys").Columns("id").Where({"account": account, "deleted": 0})
+    if Len(row) == 0 {
+        return 0
+    }
+    return Int(row["id"])
 }
 
 func TopAmounts(ecosystem int, count int) array {

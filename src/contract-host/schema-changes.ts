@@ -3,6 +3,7 @@ import { allocateRowId, intArg, textArg } from './args';
 import { previousValueExpression, rowKeyOf, type ColumnDefinition } from './journal';
 import { allowed, columnReadCondition, tablePermissions } from './permissions';
 import { requireExecAccess } from './privileged';
+import { checkColumnName } from './schema';
 import { ecosystemOf, hostOf, type HostState } from './state';
 import {
   FIRST_ECOSYSTEM_TABLES,
@@ -21,14 +22,6 @@ import {
  */
 
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
-/** The reference's texts for names a table or column may not have (its checkColumnName). */
-function checkColumnName(name: string): void {
-  if (name.length === 0) throw panic('column name is empty');
-  if (/^[0-9]/.test(name)) throw panic('column name cannot begin with digit');
-  if (!/^[a-z0-9_-]+$/.test(name))
-    throw panic(`Name ${name} must only contain latin, digit and '_', '-' characters`);
-}
 
 function resolved(name: string, ecosystem: bigint): ResolvedTable | undefined {
   try {

@@ -23,8 +23,27 @@ export const COLUMN_TYPES: Record<string, string> = {
 const NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const PERMISSION_KEYS = ['insert', 'update', 'new_column', 'read', 'filter'];
 
+const LATIN = /^[A-Za-z0-9_-]+$/;
+const latinOnly = (name: string) => `Name ${name} must only contain latin, digit and '_', '-' characters`;
+
+/** The reference's texts for the column names it refuses (its checkColumnName). */
+export function checkColumnName(name: string): void {
+  if (name.length === 0) throw panic('column name is empty');
+  if (/^[0-9]/.test(name)) throw panic('column name cannot begin with digit');
+  if (!LATIN.test(name)) throw panic(latinOnly(name));
+}
+
+/** The reference's texts for the table names it refuses (its checkTableNameRule). */
+function checkTableName(name: string): void {
+  if (name.length === 0) throw panic('the table name cannot be empty');
+  if (/^[0-9@]/.test(name)) throw panic('the name of the table cannot begin with @');
+  if (!LATIN.test(name)) throw panic(latinOnly(name));
+}
+
 function tableNameOf(value: Value): string {
   const name = textArg(value, 'table name').trim().toLowerCase();
+  checkTableName(name);
+  // What the reference lets through and PostgreSQL or this node cannot take (a '-', a long name) keeps our words.
   if (!NAME.test(name))
     throw panic(`table name ${JSON.stringify(value)} is not valid: use letters, digits and _`);
   if (SHARED_TABLES.has(name) || FIRST_ECOSYSTEM_TABLES.has(name))
@@ -34,6 +53,7 @@ function tableNameOf(value: Value): string {
 
 function columnNameOf(value: Value): string {
   const name = textArg(value, 'column name').trim().toLowerCase();
+  checkColumnName(name);
   if (!NAME.test(name) || name === 'id' || name === 'ecosystem') {
     throw panic(`column name ${JSON.stringify(value)} is not valid`);
   }

@@ -127,14 +127,6 @@ export class TxService {
         refused.push(error);
       }
     }
-    if (refused.length === 0) {
-      const replayed = await this.minedAmong(admitted.map((tx) => tx.hash));
-      for (const tx of admitted) {
-        if (replayed.has(tx.hash.toString('hex'))) {
-          refused.push(new TxRefusal('Duplicated transaction', undefined, tx.tx.keyId).as('duplicate'));
-        }
-      }
-    }
     if (refused.length > 0) {
       for (const refusal of refused) this.metrics.txRefused(refusal.reason);
       await this.recordRefusals(refused);
@@ -143,24 +135,30 @@ export class TxService {
       if (first.code === 'E_LIMITTXSIZE') throw new ApiError('E_LIMITTXSIZE', first.size ?? 0);
       throw ApiError.server(first.message);
     }
-    // Refused whole when the queue is full (E_BUSY): nothing is stored, and the key is not to blame.
-    const shares = admitted.map(queuedShare);
-    try {
-      await this.bound.reserve(shares);
-    } catch (error) {
-      this.metrics.txRefused('busy', admitted.length);
-      throw error;
+    // A transaction sent again once it is in a block is accepted, as the reference accepts it, and not queued
+    // again: its status stays the one of its block (a client that retries is told how its transaction went).
+    const mined = await this.minedAmong(admitted.map((tx) => tx.hash));
+    const fresh = admitted.filter((tx) => !mined.has(tx.hash.toString('hex')));
+    if (fresh.length > 0) {
+      // Refused whole when the queue is full (E_BUSY): nothing is stored, and the key is not to blame.
+      const shares = fresh.map(queuedShare);
+      try {
+        await this.bound.reserve(shares);
+      } catch (error) {
+        this.metrics.txRefused('busy', fresh.length);
+        throw error;
+      }
+      try {
+        await this.db.transaction((sql) => this.queue(sql, fresh));
+      } catch (error) {
+        this.bound.release(shares);
+        throw error;
+      }
+      this.bound.settle(shares);
+      this.metrics.txAdmitted(fresh.length);
+      this.producer.requestBlock();
+      this.accepted(fresh.map((tx) => tx.stored));
     }
-    try {
-      await this.db.transaction((sql) => this.queue(sql, admitted));
-    } catch (error) {
-      this.bound.release(shares);
-      throw error;
-    }
-    this.bound.settle(shares);
-    this.metrics.txAdmitted(admitted.length);
-    this.producer.requestBlock();
-    this.accepted(admitted.map((tx) => tx.stored));
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
   }
 

@@ -327,8 +327,12 @@ class SourceCompiler {
     const fieldNames = new Set<string>();
     for (const field of decl.fields) {
       if (!DATA_FIELD_NAME.test(field.name)) fail(`wrong data field name ${field.name}`, field);
-      if (SYSTEM_VAR_NAMES.has(field.name))
-        fail(`system variable $${field.name} cannot be used as a data field`, field);
+      if (SYSTEM_VAR_NAMES.has(field.name)) {
+        failBare(
+          `param variable '${field.name}' in the data section of the contract '${key}' collides with the 'builtin' variable`,
+          field,
+        );
+      }
       if (fieldNames.has(field.name)) fail(`data field ${field.name} has been already declared`, field);
       fieldNames.add(field.name);
     }
@@ -997,14 +1001,13 @@ class FunctionCompiler {
       };
     }
     const name = container.name;
-    if (SYSTEM_VAR_NAMES.has(name)) failBare(`system variable $${name} cannot be changed`, container);
+    // Only the whole of a system variable is read-only, as in the reference: `$data[i] = row` changes the
+    // value it holds in place (what a contract can reach of the $ variables the VM itself keeps, such as
+    // $stack, is a copy made for each call).
     return {
       set: () => undefined,
       index: key,
-      setIndexed: (fr, k, value) => {
-        if (fr.st.isSystemVar(name)) throw panic(`system variable $${name} cannot be changed`);
-        setIndex(fr.st, readExtend(fr.st, name), k, value);
-      },
+      setIndexed: (fr, k, value) => setIndex(fr.st, readExtend(fr.st, name), k, value),
     };
   }
 

@@ -295,7 +295,7 @@ export class Vm {
     clockStart();
     try {
       state.charge(contract.startCost);
-      if (!state.system.has('original_contract')) state.system.set('original_contract', contract.key);
+      if (!state.system.has('original_contract')) state.system.set('original_contract', contract.name);
       const value = await this.invokeContract(state, contract, params, false);
       return { result: value === null ? '' : goString(value), value, fuelUsed: state.used };
     } catch (thrown) {
@@ -462,13 +462,16 @@ export class Vm {
     const savedThis = system.get('this_contract');
     const savedParent = system.get('parent');
     const savedStack = system.get('stack');
+    // The reference names the calling contract without its ecosystem when it is the callee's, in full otherwise.
+    const caller = state.contracts.at(-1);
+    const parent = !caller ? '' : caller.ecosystem === contract.ecosystem ? caller.name : caller.key;
     state.outerScopes.push(savedScope);
     state.extend = scope;
     state.ecosystem = contract.ecosystem;
     state.contracts.push(contract);
     state.depth++;
-    system.set('parent', savedThis ?? '');
-    system.set('this_contract', contract.key);
+    system.set('parent', parent);
+    system.set('this_contract', contract.name);
     system.set(
       'stack',
       state.contracts.map((c) => c.key),

@@ -248,7 +248,10 @@ class Parser {
     while (!this.isPunct('}')) {
       const names: Token[] = [];
       for (;;) {
-        if (this.token.kind !== 'ident' && this.token.kind !== 'keyword') {
+        // A type word is never a name there: the reference's lexer reads it as a type, which needs a name first.
+        const typeFirst =
+          names.length === 0 && this.token.kind === 'ident' && TYPE_NAMES.has(this.token.text);
+        if ((this.token.kind !== 'ident' && this.token.kind !== 'keyword') || typeFirst) {
           this.fail('expecting name of the data field');
         }
         names.push(this.next());

@@ -461,7 +461,7 @@ describe('a refused transaction', () => {
     );
   });
 
-  it('is refused when it was mined already, and when the body is over the limit', async () => {
+  it('is accepted again once mined, as the reference accepts it, keeping its status; refused over the size limit', async () => {
     const tx = await founder.buildCall(node.founderKey, 'NewParameter', {
       Name: 'replayed',
       Value: '1',
@@ -471,8 +471,14 @@ describe('a refused transaction', () => {
     const mined = await founder.waitForTransactions([hash]);
     expect(Number(mined[hash].blockid)).toBeGreaterThan(0);
     const replay = await founder.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.from(tx.bytes)]) });
-    expectRestError(replay, 400, 'E_SERVER', 'Duplicated transaction');
-    expect((await founder.txStatus([hash]))[hash].blockid).toBe(mined[hash].blockid);
+    expect(replay.status).toBe(200);
+    expect(Object.keys(replay.body.hashes)).toContain(hash);
+    expect((await founder.txStatus([hash]))[hash]).toEqual(mined[hash]);
+    // Not queued again: a mined transaction leaves the queue, and the one sent again does not enter it.
+    const queued = await node.app
+      .get(DatabaseService)
+      .query(`SELECT 1 FROM "transactions" WHERE "hash" = $1`, [Buffer.from(hash, 'hex')]);
+    expect(queued).toHaveLength(0);
     const huge = await founder.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.alloc(70_000)]) });
     expect(huge.status).toBe(413);
   });

@@ -43,8 +43,10 @@ beforeAll(async () => {
 
 /** Every table the seed writes, with the rows expected for a new ecosystem `eco` founded by `founder`. */
 async function expectedSeed(eco: string, founder: Account, ids: Record<string, number>, date: string) {
-  const printStylesheet = (await h.row('1_parameters', `"ecosystem" = 1 AND "name" = 'print_stylesheet'`))!
-    .value;
+  const seeded = async (name: string) =>
+    (await h.row('1_parameters', `"ecosystem" = 1 AND "name" = $1`, [name]))!.value;
+  const stylesheet = await seeded('stylesheet');
+  const printStylesheet = await seeded('print_stylesheet');
   const founderJson = `{"account": "${founder.account}", "member_name": "founder"}`;
   const parameters: [string, string | null, string][] = [
     ['founder_account', founder.keyId.toString(), MAIN],
@@ -58,6 +60,7 @@ async function expectedSeed(eco: string, founder: Account, ids: Record<string, n
     ['changing_app_params', DEVELOPER, DEVELOPER],
     ['changing_snippets', DEVELOPER, DEVELOPER],
     ['max_sum', '1000000', DEVELOPER],
+    ['stylesheet', stylesheet, DEVELOPER],
     ['print_stylesheet', printStylesheet, DEVELOPER],
     ['min_page_validate_count', '1', DEVELOPER],
     ['max_page_validate_count', '6', DEVELOPER],
@@ -519,8 +522,8 @@ describe('roles and conditions per ecosystem', () => {
       h.founder,
       'EditContract',
       { Id: Number(row.id), Value: 'contract MainCondition {\n}' },
-      'warning',
-      'Contract ' + row.id + ' has not been found',
+      'panic',
+      `item ${row.id} has not been found`,
     );
     const open = 'contract MainCondition {\n  conditions {\n  }\n}';
     const run = await h.track(owner2, '@1EditContract', { Id: Number(row.id), Value: open });

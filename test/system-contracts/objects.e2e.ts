@@ -149,7 +149,7 @@ describe('pages', () => {
   it('EditPage refuses strangers, unknown pages and a bad ValidateMode', async () => {
     await h.refused(h.nodeKey, 'EditPage', { Id: Number(page.id), Value: 'x' }, 'warning', 'Access denied');
     await h.refused(stranger, 'EditPage', { Id: Number(page.id), Value: 'x' }, 'warning', 'Access denied');
-    await h.refused(developer, 'EditPage', { Id: 999, Value: 'x' }, 'warning', 'Page 999 has not been found');
+    await h.refused(developer, 'EditPage', { Id: 999, Value: 'x' }, 'panic', 'item 999 has not been found');
     await h.refused(
       developer,
       'EditPage',
@@ -236,7 +236,7 @@ describe('menus', () => {
 
   it('EditMenu refuses strangers and unknown menus', async () => {
     await h.refused(h.nodeKey, 'EditMenu', { Id: Number(menu.id), Value: 'x' }, 'warning', 'Access denied');
-    await h.refused(developer, 'EditMenu', { Id: 999, Value: 'x' }, 'warning', 'Menu 999 has not been found');
+    await h.refused(developer, 'EditMenu', { Id: 999, Value: 'x' }, 'panic', 'item 999 has not been found');
   });
 });
 
@@ -313,8 +313,8 @@ describe('snippets', () => {
       developer,
       'EditSnippet',
       { Id: 999, Value: 'x' },
-      'warning',
-      'Snippet 999 has not been found',
+      'panic',
+      'item 999 has not been found',
     );
   });
 });
@@ -404,8 +404,8 @@ describe('parameters', () => {
       developer,
       'EditParameter',
       { Id: 999, Value: 'x' },
-      'warning',
-      'Parameter 999 has not been found',
+      'panic',
+      'item 999 has not been found',
     );
   });
 
@@ -667,8 +667,8 @@ describe('applications and application parameters', () => {
       developer,
       'EditAppParam',
       { Id: 999, Value: 'x' },
-      'warning',
-      'Application parameter 999 has not been found',
+      'panic',
+      'item 999 has not been found',
     );
     const roleParam = (await h.row('1_app_params', `"ecosystem" = 1 AND "name" = 'role_developer'`))!;
     await h.refused(

@@ -135,7 +135,13 @@ describe('tables', () => {
       'table Ecosystems is a system table',
     );
     await h.refused(developer, 'NewTable', { ...fields, Name: 'things' }, 'warning', 'table things exists');
-    await h.refused(developer, 'NewTable', { ...fields, Name: 'bad name' }, 'panic', /is not valid/);
+    await h.refused(
+      developer,
+      'NewTable',
+      { ...fields, Name: 'bad name' },
+      'panic',
+      "Name bad name must only contain latin, digit and '_', '-' characters",
+    );
     await h.refused(
       developer,
       'NewTable',
@@ -531,8 +537,8 @@ describe('contracts', () => {
       developer,
       'EditContract',
       { Id: 9999, Value: HELLO_2 },
-      'warning',
-      'Contract 9999 has not been found',
+      'panic',
+      'item 9999 has not been found',
     );
     await h.refused(
       developer,

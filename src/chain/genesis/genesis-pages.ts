@@ -201,7 +201,8 @@ const TABLE_FORMS: Record<string, string> = {
   languages: [
     '        Form(Class: form-inline){',
     '            Input(Name: Name, Placeholder: "$@1sys_name$")',
-    '            Input(Name: Trans, Placeholder: "{\\"en\\": \\"…\\"}")',
+    // A quote inside a quoted value is doubled in the template language (a backslash would stay in the text).
+    '            Input(Name: Trans, Placeholder: "{""en"": ""…""}")',
     '            Button(Body: "$@1sys_add$", Class: btn btn-primary, Contract: @1NewLang, Params: "ApplicationId=1,Name=Val(Name),Trans=Val(Trans)", Page: system_languages)',
     '        }',
   ].join('\n'),
@@ -210,7 +211,7 @@ const TABLE_FORMS: Record<string, string> = {
     '            Input(Name: Name, Placeholder: "$@1sys_name$")',
     '            Input(Name: Value, Placeholder: Value)',
     // A value with parentheses in Params would be a function; Weaver sends only text and Val(…) values.
-    '            Input(Name: Conditions, Value: "ContractConditions(\\"DeveloperCondition\\")")',
+    '            Input(Name: Conditions, Value: "ContractConditions(""DeveloperCondition"")")',
     '            Button(Body: "$@1sys_add$", Class: btn btn-primary, Contract: @1NewParameter, Params: "Name=Val(Name),Value=Val(Value),Conditions=Val(Conditions)", Page: system_parameters)',
     '        }',
   ].join('\n'),

@@ -81,7 +81,7 @@ describe('composeGenesis', () => {
       expect.arrayContaining([keys.founder.keyId, keys.node.keyId, -110277540701013350n, 0n, 5555n]),
     );
     expect(of('1_keys')).toHaveLength(5);
-    expect(of('1_parameters')).toHaveLength(14);
+    expect(of('1_parameters')).toHaveLength(15);
     expect(of('1_parameters').find((row) => row.name === 'founder_account')?.value).toBe(
       keys.founder.keyId.toString(),
     );

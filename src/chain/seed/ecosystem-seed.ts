@@ -28,6 +28,9 @@ export interface EcosystemSeedInput {
   time: Date;
 }
 
+/** The page styles Weaver loads from the `stylesheet` parameter on every page (the reference seeds it too). */
+const STYLESHEET = ['body {', "    /* the ecosystem's own styles go here */", '}'].join('\n');
+
 const PRINT_STYLESHEET = [
   'body { font-size: 14px; }',
   'h1, h2, h3, h4, h5, h6 { margin: 0 0 0.5em; }',
@@ -72,6 +75,7 @@ export function ecosystemSeedRows(input: EcosystemSeedInput): SeedRow[] {
     ['changing_app_params', DEVELOPER_CONDITION, DEVELOPER_CONDITION],
     ['changing_snippets', DEVELOPER_CONDITION, DEVELOPER_CONDITION],
     ['max_sum', '1000000', DEVELOPER_CONDITION],
+    ['stylesheet', STYLESHEET, DEVELOPER_CONDITION],
     ['print_stylesheet', PRINT_STYLESHEET, DEVELOPER_CONDITION],
     ['min_page_validate_count', '1', DEVELOPER_CONDITION],
     ['max_page_validate_count', '6', DEVELOPER_CONDITION],

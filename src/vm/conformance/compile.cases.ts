@@ -77,8 +77,18 @@ export const compileCases: ConformanceCase[] = [
     name: 'data field cannot be a system variable',
     source: 'contract T {\n  data {\n    key_id int\n  }\n}',
     expect: {
-      compileError: { message: 'system variable $key_id cannot be used as a data field', line: 3, col: 5 },
+      compileError: {
+        message:
+          "param variable 'key_id' in the data section of the contract '@1T' collides with the 'builtin' variable",
+        line: 3,
+        col: 5,
+      },
     },
+  },
+  {
+    name: 'a type where a data field name is expected',
+    source: 'contract T {\n  data {\n    string qwerty\n  }\n}',
+    expect: { compileError: { message: 'expecting name of the data field', line: 3, col: 5 } },
   },
   {
     name: 'data field without a type',

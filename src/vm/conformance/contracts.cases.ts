@@ -72,7 +72,7 @@ export const contractCases: ConformanceCase[] = [
       'contract Where {\n  action {\n    $result = Sprintf("%s|%s|%v", $this_contract, $parent, $stack)\n  }\n}',
     ],
     source: action('    $result = Where() + "|" + $this_contract + "|" + $parent'),
-    expect: { result: '@1Where|@1T|[@1T @1Where]|@1T|' },
+    expect: { result: 'Where|T|[@1T @1Where]|T|' },
   },
   {
     name: 're-entering a contract on the stack is a loop',
@@ -131,6 +131,16 @@ export const contractCases: ConformanceCase[] = [
     name: 'system variables from the transaction',
     source: action('    $result = Sprintf("%d %d", $key_id, $ecosystem_id)'),
     expect: { result: '-110277540701013350 1' },
+  },
+  {
+    name: 'an element of a system variable can be written, as in the reference',
+    source: action('    $stack[0] = "replaced"\n    $result = Sprintf("%v", $stack)'),
+    expect: { result: '[replaced]' },
+  },
+  {
+    name: 'an element of a system variable nobody set is an unknown variable when it runs',
+    source: action('    $data[0] = 1'),
+    expect: { error: { type: 'panic', message: 'unknown extend identifier data' } },
   },
   {
     name: 'a host-provided read-only variable cannot be written at run time',
