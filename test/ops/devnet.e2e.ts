@@ -66,7 +66,7 @@ function nodePids(devnetDir: string): number[] {
 }
 
 /** Starts the devnet through npm, as the README says, and waits for its lines on stdout. */
-async function startDevnet(basePort: number): Promise<{ npm: ChildProcess; lines: string[] }> {
+async function startDevnet(basePort: number, followers = 0): Promise<{ npm: ChildProcess; lines: string[] }> {
   dir = join(newDataDir(), 'devnet');
   const npm = spawn(
     'npm',
@@ -79,6 +79,8 @@ async function startDevnet(basePort: number): Promise<{ npm: ChildProcess; lines
       '2',
       '--base-port',
       String(basePort),
+      '--followers',
+      String(followers),
       '--slot-ms',
       '1000',
       '--dir',
@@ -112,15 +114,25 @@ async function answers(url: string): Promise<boolean> {
 }
 
 describe.runIf(embedded && process.platform === 'linux')('npm run devnet', () => {
-  it('names the chain’s founder key (node 0’s); a node that took its genesis from node 0 has none', async () => {
+  it('names the chain’s founder key (node 0’s); a node that took its genesis from node 0 has none; a follower is not listed', async () => {
     const basePort = await freePort();
-    const { npm, lines } = await startDevnet(basePort);
+    const { npm, lines } = await startDevnet(basePort, 1);
     const url = (i: number) => `http://127.0.0.1:${basePort + i}`;
     expect(lines).toEqual([
       `node 0 ${url(0)} ${join(dir!, 'node0')}`,
       `node 1 ${url(1)} ${join(dir!, 'node1')}`,
+      `follower 0 ${url(2)} ${join(dir!, 'follower0')}`,
       `founder ${join(dir!, 'node0', 'founder.key')}`,
     ]);
+    // Node 0 lists node 1 in honor_nodes once it answers; never the follower.
+    const listed = async () =>
+      (
+        (await (await fetch(`${url(0)}/api/v2/network`)).json()) as { honor_nodes: { api_address: string }[] }
+      ).honor_nodes
+        .map((node) => node.api_address)
+        .sort();
+    await expect.poll(listed, { timeout: 60_000 }).toEqual([url(0), url(1)]);
+    expect(existsSync(join(dir!, 'follower0', 'founder.key'))).toBe(false);
     expect(existsSync(join(dir!, 'node1', 'founder.key'))).toBe(false);
     // The key printed is the chain's founder: it owns ecosystem 1, at either node.
     const founderKey = readFileSync(join(dir!, 'node0', 'founder.key'), 'utf8').trim();
