@@ -135,7 +135,7 @@ async function newParameter(runs: number) {
       msPerRun: total / runs,
       dbMsPerRun: clock.ms / runs,
       queriesPerRun: clock.queries / runs,
-      database: databaseUrl ? 'PostgreSQL' : 'embedded PGlite',
+      database: databaseUrl ? 'PostgreSQL' : 'embedded PostgreSQL',
     };
   } finally {
     await app.close();

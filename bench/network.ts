@@ -480,7 +480,7 @@ async function measure(count: number) {
     );
     return {
       nodes: count,
-      database: members[0].database?.url ? 'PostgreSQL' : 'embedded (PGlite)',
+      database: members[0].database?.url ? 'PostgreSQL' : 'embedded PostgreSQL',
       duration_s: DURATION_S,
       offered_per_s: RATE,
       sent: load.sent,

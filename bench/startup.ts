@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freshDatabase, percentile, rssMb, sleep, startNodeProcess } from './support';
+import { freshDatabase, percentile, rssMb, sleep, startNodeProcess, treePssMb } from './support';
 
 const REPEAT = Number(process.env.REPEAT ?? 3);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 5000);
@@ -30,6 +30,8 @@ interface Start {
   startMs: number;
   readyRssMb: number;
   idleRssMb: number;
+  /** PSS of the node and the processes under it (the embedded PostgreSQL server) after the idle period. */
+  idleTreePssMb: number;
   /** process.memoryUsage() of the node after the idle period, in MB. */
   heapUsedMb: number;
   externalMb: number;
@@ -61,12 +63,14 @@ async function startOnce(
   const readyRssMb = rssMb(pid);
   await sleep(IDLE_MS);
   const idleRssMb = rssMb(pid);
+  const idleTreePssMb = treePssMb(pid);
   const usage = JSON.parse(readFileSync(probeFile, 'utf8')) as NodeJS.MemoryUsage & { cpuMs: number };
   await node.stop({ keepData: true });
   return {
     startMs: node.startMs,
     readyRssMb,
     idleRssMb,
+    idleTreePssMb,
     heapUsedMb: usage.heapUsed / MB,
     externalMb: usage.external / MB,
     arrayBuffersMb: usage.arrayBuffers / MB,
@@ -89,6 +93,7 @@ function report(name: string, runs: Start[]): void {
     `${name.padEnd(13)} start ${m('startMs').toFixed(0).padStart(5)} ms (min ${min('startMs')}) [${all('startMs')}]` +
       `  RSS ready ${m('readyRssMb').toFixed(0).padStart(4)} MB, after ${IDLE_MS / 1000} s idle ` +
       `${m('idleRssMb').toFixed(0).padStart(4)} MB [${all('idleRssMb')}]` +
+      `, with its database (PSS of the process tree) ${m('idleTreePssMb').toFixed(0)} MB` +
       `  (heapUsed ${m('heapUsedMb').toFixed(0)}, external ${m('externalMb').toFixed(0)},` +
       ` arrayBuffers ${m('arrayBuffersMb').toFixed(0)} MB)` +
       `  CPU ${m('cpuMs').toFixed(0)} ms [${all('cpuMs')}]`,
@@ -110,7 +115,7 @@ async function main(): Promise<void> {
       await database.drop();
     }
   }
-  const where = process.env.BENCH_DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
+  const where = process.env.BENCH_DATABASE_URL ? 'PostgreSQL server' : 'embedded PostgreSQL';
   console.log(`${where}, ${BUILT ? 'built (npm run start:prod)' : 'npm start'}, medians of ${REPEAT}:`);
   report('first start', first);
   report('second start', second);

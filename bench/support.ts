@@ -34,6 +34,25 @@ export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/**
+ * Proportional memory (PSS) of a process and every process under it, in MB: the node with the embedded
+ * PostgreSQL server it runs, each shared page counted once among the processes sharing it.
+ */
+export function treePssMb(pid: number): number {
+  let kb = 0;
+  const visit = (id: number) => {
+    try {
+      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${id}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      const children = readFileSync(`/proc/${id}/task/${id}/children`, 'utf8').split(' ').filter(Boolean);
+      for (const child of children) visit(Number(child));
+    } catch {
+      // the process ended meanwhile
+    }
+  };
+  visit(pid);
+  return kb / 1024;
+}
+
 /** CPU time (user + system) a process has used so far, in milliseconds. */
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

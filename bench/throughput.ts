@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       committed: () => chainTxCount(founder.client),
     });
     const result = {
-      database: database.url ? 'PostgreSQL' : 'embedded (PGlite)',
+      database: database.url ? 'PostgreSQL' : 'embedded PostgreSQL',
       clients: CLIENTS,
       duration_s: DURATION_S,
       slot_ms: SLOT_MS,

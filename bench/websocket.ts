@@ -257,7 +257,7 @@ async function main(): Promise<void> {
     const afterClosing = await memory(pid, probeFile);
 
     const result = {
-      database: database.url ? 'PostgreSQL' : 'embedded (PGlite)',
+      database: database.url ? 'PostgreSQL' : 'embedded PostgreSQL',
       commit_time: database.url
         ? 'pg_notify heard on a LISTEN connection (delivered at commit)'
         : 'the control subscriber (first subscribed) receipt',
