@@ -148,7 +148,7 @@ async function main(): Promise<void> {
       await listener.query('LISTEN ibax_chain');
     }
 
-    /** One block of one transaction; waits for its commit (heard, or by polling txstatus on PGlite). */
+    /** One block of one transaction; waits for its commit (heard on a server of its own, else by polling txstatus). */
     const makeBlock = async () => {
       const before = committedHeight;
       const [hash] = await founder.sendTransactions([signed.shift()!.bytes]);
