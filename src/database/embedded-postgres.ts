@@ -110,11 +110,18 @@ async function start(dataDir: string, lock: DataDirLock): Promise<EmbeddedPostgr
   } finally {
     closeSync(log);
   }
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.once('error', () => undefined);
+  // A binary that cannot be run at all (no setpriv or unshare after all) ends it as surely as an exit.
+  let spawnFailure: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    server.once('exit', () => resolve());
+    server.once('error', (error) => {
+      spawnFailure = error;
+      resolve();
+    });
+  });
   const connection = { host: socketDir, port: PORT, user: USER, database: DATABASE };
   try {
-    await waitUntilReady(connection, server, logFile);
+    await waitUntilReady(connection, () => spawnFailure?.message ?? ended(server), logFile);
   } catch (error) {
     server.kill('SIGQUIT');
     await exited;
@@ -337,16 +344,22 @@ function socketDirectory(cluster: string): string {
   return dir;
 }
 
+/** Why the server process is gone (its exit code or signal), or undefined while it runs. */
+function ended(server: ChildProcess): string | undefined {
+  if (server.exitCode !== null) return `exit ${server.exitCode}`;
+  if (server.signalCode !== null) return `signal ${server.signalCode}`;
+  return undefined;
+}
+
 async function waitUntilReady(
   connection: ClientConfig,
-  server: ChildProcess,
+  gone: () => string | undefined,
   logFile: string,
 ): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`the embedded PostgreSQL did not start: ${lastLines(logFile)}`);
-    }
+    const why = gone();
+    if (why) throw new Error(`the embedded PostgreSQL did not start (${why}): ${lastLines(logFile)}`);
     const client = new Client(connection);
     try {
       await client.connect();
