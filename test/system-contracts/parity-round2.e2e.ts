@@ -180,3 +180,48 @@ describe('names of tables and columns', () => {
     });
   });
 });
+
+describe('a binaries row (issue 30, item 6)', () => {
+  // The reference's 1_binaries is created with these columns in this order (go-ibax packages/migration).
+  const TABLE_ORDER = ['id', 'app_id', 'name', 'data', 'hash', 'mime_type', 'ecosystem', 'account'];
+  // The reference answers row, list and listWhere with Go maps, which encoding/json writes in key order.
+  const MAP_ORDER = [...TABLE_ORDER].sort();
+  let binaryId: string;
+
+  beforeAll(async () => {
+    binaryId = await must('UploadBinary', {
+      ApplicationId: '1',
+      Name: 'order.bin',
+      Data: Buffer.from([1, 2, 3]),
+      DataMimeType: 'application/octet-stream',
+    });
+  });
+
+  it('lists every column in the reference’s table order where the order shows: DBFind of a page', async () => {
+    const page = await founder.postForm('/api/v2/content', {
+      template: `DBFind(binaries, files).Where({"id": ${binaryId}})`,
+    });
+    expect(page.status).toBe(200);
+    expect(page.body.tree[0].attr.columns).toEqual(TABLE_ORDER);
+    expect(page.body.tree[0].attr.data).toHaveLength(1);
+  });
+
+  it('comes back with the keys in the reference’s order from row, list, listWhere and JSON-RPC', async () => {
+    const keysOf = (text: string, pick: (body: any) => object) => Object.keys(pick(JSON.parse(text)));
+    const row = await founder.get(`/api/v2/row/binaries/${binaryId}`);
+    expect(row.status).toBe(200);
+    expect(keysOf(row.text, (body) => body.value)).toEqual(MAP_ORDER);
+    const list = await founder.get('/api/v2/list/binaries');
+    expect(keysOf(list.text, (body) => body.list[0])).toEqual(MAP_ORDER);
+    const where = await founder.postForm('/api/v2/listWhere/binaries', { where: `{"id": ${binaryId}}` });
+    expect(where.status).toBe(200);
+    expect(keysOf(where.text, (body) => body.list[0])).toEqual(MAP_ORDER);
+    const rpc = await founder.rpcRaw({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ibax.getRow',
+      params: ['binaries', Number(binaryId)],
+    });
+    expect(keysOf(rpc.text, (body) => body.result.value)).toEqual(MAP_ORDER);
+  });
+});
