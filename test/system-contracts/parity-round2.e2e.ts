@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IbaxClient, type TxStatusAnswer } from '../../src/sdk';
 import { useTestNode, type TestNode } from '../support/node';
+import {
+  ONLY_HERE,
+  ONLY_IN_REFERENCE,
+  REFERENCE_ACCESS_EXEC_PARAMETERS,
+  REFERENCE_BASE_PARAMETERS,
+  REFERENCE_PRICE_CREATE_PARAMETERS,
+  REFERENCE_PRICE_EXEC_PARAMETERS,
+} from './reference-platform-parameters';
 
 /**
  * Issue 30, the second round of parity with the reference node: what a user of the reference meets, each
@@ -223,5 +231,23 @@ describe('a binaries row (issue 30, item 6)', () => {
       params: ['binaries', Number(binaryId)],
     });
     expect(keysOf(rpc.text, (body) => body.result.value)).toEqual(MAP_ORDER);
+  });
+});
+
+describe('the platform parameters (issue 30, item 6)', () => {
+  it('are the reference’s, less and more the names docs/compatibility.md gives reasons for', async () => {
+    const reference = [
+      ...REFERENCE_BASE_PARAMETERS,
+      ...REFERENCE_PRICE_EXEC_PARAMETERS,
+      ...REFERENCE_ACCESS_EXEC_PARAMETERS,
+      ...REFERENCE_PRICE_CREATE_PARAMETERS,
+    ];
+    expect(reference).toHaveLength(163);
+    const expected = [...reference.filter((name) => !ONLY_IN_REFERENCE.includes(name)), ...ONLY_HERE].sort();
+    const answer = await founder.get('/api/v2/systemparams');
+    expect(answer.status).toBe(200);
+    const names = (answer.body.list as { name: string }[]).map((entry) => entry.name);
+    expect(names).toHaveLength(176);
+    expect([...names].sort()).toEqual(expected);
   });
 });
