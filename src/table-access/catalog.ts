@@ -81,6 +81,27 @@ export interface ColumnInfo {
 }
 
 /**
+ * The reference's column order of platform tables whose columns this node's migrations create in another
+ * order. Reads that list every column in the table's order (DBFind's `*` in pages, GetHistory) show the
+ * order, so the catalogue answers the reference's without rebuilding the table; a column missing from the
+ * list keeps its place after those listed.
+ */
+const REFERENCE_COLUMN_ORDER: ReadonlyMap<string, readonly string[]> = new Map([
+  ['1_binaries', ['id', 'app_id', 'name', 'data', 'hash', 'mime_type', 'ecosystem', 'account']],
+]);
+
+function inReferenceOrder<T extends { column_name: string }>(physical: string, rows: T[]): T[] {
+  const order = REFERENCE_COLUMN_ORDER.get(physical);
+  if (!order) return rows;
+  const rank = (row: T) => {
+    const position = order.indexOf(row.column_name);
+    return position < 0 ? order.length : position;
+  };
+  // Array.prototype.sort is stable: unlisted columns keep their ordinal order.
+  return [...rows].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
  * Columns of physical tables, read from the database catalogue. Every table and column name that reaches
  * SQL is checked against it; values are always bound parameters.
  */
@@ -97,7 +118,12 @@ export class TableCatalog {
       [physical],
     );
     const columns = rows.length
-      ? new Map(rows.map((row) => [row.column_name, { name: row.column_name, type: row.data_type }]))
+      ? new Map(
+          inReferenceOrder(physical, rows).map((row) => [
+            row.column_name,
+            { name: row.column_name, type: row.data_type },
+          ]),
+        )
       : null;
     this.cache.set(physical, columns);
     return columns;

@@ -1,6 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IbaxClient, type TxStatusAnswer } from '../../src/sdk';
 import { useTestNode, type TestNode } from '../support/node';
+import {
+  ONLY_HERE,
+  ONLY_IN_REFERENCE,
+  REFERENCE_ACCESS_EXEC_PARAMETERS,
+  REFERENCE_BASE_PARAMETERS,
+  REFERENCE_PRICE_CREATE_PARAMETERS,
+  REFERENCE_PRICE_EXEC_PARAMETERS,
+} from './reference-platform-parameters';
 
 /**
  * Issue 30, the second round of parity with the reference node: what a user of the reference meets, each
@@ -178,5 +186,68 @@ describe('names of tables and columns', () => {
       type: 'panic',
       error: "Name my note must only contain latin, digit and '_', '-' characters",
     });
+  });
+});
+
+describe('a binaries row (issue 30, item 6)', () => {
+  // The reference's 1_binaries is created with these columns in this order (go-ibax packages/migration).
+  const TABLE_ORDER = ['id', 'app_id', 'name', 'data', 'hash', 'mime_type', 'ecosystem', 'account'];
+  // The reference answers row, list and listWhere with Go maps, which encoding/json writes in key order.
+  const MAP_ORDER = [...TABLE_ORDER].sort();
+  let binaryId: string;
+
+  beforeAll(async () => {
+    binaryId = await must('UploadBinary', {
+      ApplicationId: '1',
+      Name: 'order.bin',
+      Data: Buffer.from([1, 2, 3]),
+      DataMimeType: 'application/octet-stream',
+    });
+  });
+
+  it('lists every column in the reference’s table order where the order shows: DBFind of a page', async () => {
+    const page = await founder.postForm('/api/v2/content', {
+      template: `DBFind(binaries, files).Where({"id": ${binaryId}})`,
+    });
+    expect(page.status).toBe(200);
+    expect(page.body.tree[0].attr.columns).toEqual(TABLE_ORDER);
+    expect(page.body.tree[0].attr.data).toHaveLength(1);
+  });
+
+  it('comes back with the keys in the reference’s order from row, list, listWhere and JSON-RPC', async () => {
+    const keysOf = (text: string, pick: (body: any) => object) => Object.keys(pick(JSON.parse(text)));
+    const row = await founder.get(`/api/v2/row/binaries/${binaryId}`);
+    expect(row.status).toBe(200);
+    expect(keysOf(row.text, (body) => body.value)).toEqual(MAP_ORDER);
+    const list = await founder.get('/api/v2/list/binaries');
+    expect(keysOf(list.text, (body) => body.list[0])).toEqual(MAP_ORDER);
+    const where = await founder.postForm('/api/v2/listWhere/binaries', { where: `{"id": ${binaryId}}` });
+    expect(where.status).toBe(200);
+    expect(keysOf(where.text, (body) => body.list[0])).toEqual(MAP_ORDER);
+    const rpc = await founder.rpcRaw({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ibax.getRow',
+      params: ['binaries', Number(binaryId)],
+    });
+    expect(keysOf(rpc.text, (body) => body.result.value)).toEqual(MAP_ORDER);
+  });
+});
+
+describe('the platform parameters (issue 30, item 6)', () => {
+  it('are the reference’s, less and more the names docs/compatibility.md gives reasons for', async () => {
+    const reference = [
+      ...REFERENCE_BASE_PARAMETERS,
+      ...REFERENCE_PRICE_EXEC_PARAMETERS,
+      ...REFERENCE_ACCESS_EXEC_PARAMETERS,
+      ...REFERENCE_PRICE_CREATE_PARAMETERS,
+    ];
+    expect(reference).toHaveLength(163);
+    const expected = [...reference.filter((name) => !ONLY_IN_REFERENCE.includes(name)), ...ONLY_HERE].sort();
+    const answer = await founder.get('/api/v2/systemparams');
+    expect(answer.status).toBe(200);
+    const names = (answer.body.list as { name: string }[]).map((entry) => entry.name);
+    expect(names).toHaveLength(176);
+    expect([...names].sort()).toEqual(expected);
   });
 });
