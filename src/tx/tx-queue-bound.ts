@@ -58,8 +58,12 @@ export class TxQueueBound {
    * {@link release} (not queued after all).
    */
   async reserve(batch: readonly QueuedShare[]): Promise<void> {
-    const keys = [...new Set(batch.map((tx) => tx.keyId))];
-    const [level, perKey] = await Promise.all([this.currentLevel(), this.queuedPerKey(keys)]);
+    const level = await this.currentLevel();
+    // One key cannot hold more than the whole queue: below the per-key bound there is nothing to count.
+    const mayPassPerKey = this.waiting(level).count + batch.length > this.config.txQueue.perKey;
+    const perKey = mayPassPerKey
+      ? await this.queuedPerKey([...new Set(batch.map((tx) => tx.keyId))])
+      : new Map<bigint, number>();
     // The check and the reservation are one step: nothing awaits between them.
     const problem = this.overflow(level, batch, perKey);
     if (problem) throw await this.busy(problem);

@@ -148,15 +148,7 @@ export class TxService {
         this.metrics.txRefused('busy', fresh.length);
         throw error;
       }
-      try {
-        await this.db.transaction((sql) => this.queue(sql, fresh));
-      } catch (error) {
-        this.bound.release(shares);
-        throw error;
-      }
-      this.bound.settle(shares);
-      this.metrics.txAdmitted(fresh.length);
-      this.producer.requestBlock();
+      await this.queueReserved(fresh, shares);
       this.accepted(fresh.map((tx) => tx.stored));
     }
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
@@ -206,16 +198,27 @@ export class TxService {
       shares = shares.slice(0, fitting);
       if (fresh.length === 0) return [];
     }
+    await this.queueReserved(fresh, shares);
+    return fresh.map((tx) => tx.stored);
+  }
+
+  /**
+   * Queues `admitted` in one database transaction, in the room reserved for `shares` (none for the node's
+   * own): the room becomes the queue's once committed, and is given back if the write fails.
+   */
+  private async queueReserved(
+    admitted: readonly AdmittedTx[],
+    shares: readonly QueuedShare[],
+  ): Promise<void> {
     try {
-      await this.db.transaction((sql) => this.queue(sql, fresh));
+      await this.db.transaction((sql) => this.queue(sql, admitted));
     } catch (error) {
       this.bound.release(shares);
       throw error;
     }
     this.bound.settle(shares);
-    this.metrics.txAdmitted(fresh.length);
+    this.metrics.txAdmitted(admitted.length);
     this.producer.requestBlock();
-    return fresh.map((tx) => tx.stored);
   }
 
   /** The hashes among `hashes` already mined or waiting in the queue. */

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IbaxClient } from '../../src/sdk';
-import { freePort } from '../support/child-node';
+import { freePort, isRunning } from '../support/child-node';
 import { newDataDir } from '../support/node';
 import { sleep } from '../support/wire';
 
@@ -37,15 +37,6 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 /** The node processes (from their data directories' locks) and their PostgreSQL servers (postmaster.pid). */
 function nodePids(devnetDir: string): number[] {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../support/child-node';
+import { freePort, isRunning } from '../support/child-node';
 import { createTestDatabase, newDataDir, type TestDatabase } from '../support/node';
 import { sleep } from '../support/wire';
 
@@ -57,15 +57,6 @@ function isStartScript(pid: number): boolean {
   return /(^|\/)node$/.test(program ?? '') && script === 'scripts/start.cjs';
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
 async function waitForReady(url: string, process: ChildProcess): Promise<void> {
   for (let attempt = 0; attempt < 600; attempt++) {
     if (process.exitCode !== null || process.signalCode !== null) {
@@ -81,32 +72,38 @@ async function waitForReady(url: string, process: ChildProcess): Promise<void> {
   throw new Error('the node did not become ready');
 }
 
+/** `npm <args>` in a process group of its own, on a fresh database and data directory; once ready. */
+async function startUnderNpm(args: string[]) {
+  database = await createTestDatabase();
+  dataDir = newDataDir();
+  const port = await freePort();
+  const started = spawn('npm', args, {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      DATABASE_URL: database.url ?? '',
+    },
+    stdio: 'ignore',
+    detached: true,
+  });
+  npm = started;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    started.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForReady(url, started);
+  return { started, exited, url };
+}
+
 describe.skipIf(process.platform !== 'linux')('npm start under a supervisor', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     '%s to the npm process stops the node, and npm exits with the node’s code (0)',
     { timeout: 120_000 },
     async (signal) => {
-      database = await createTestDatabase();
-      dataDir = newDataDir();
-      const port = await freePort();
-      const started = spawn('npm', ['start'], {
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          LOG_LEVEL: 'error',
-          DATABASE_URL: database.url ?? '',
-        },
-        stdio: 'ignore',
-        detached: true,
-      });
-      npm = started;
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-        started.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal })),
-      );
-      const url = `http://127.0.0.1:${port}`;
-      await waitForReady(url, started);
+      const { started, exited, url } = await startUnderNpm(['start']);
       const nodes = descendants(started.pid!).filter(isStartScript);
       expect(nodes, 'the node runs under npm').toHaveLength(1);
 
@@ -124,25 +121,7 @@ describe.skipIf(process.platform !== 'linux')('npm run start:dev under a supervi
     'SIGTERM to the npm process stops the watcher, the node and (embedded) its database',
     { timeout: 180_000 },
     async () => {
-      database = await createTestDatabase();
-      dataDir = newDataDir();
-      const port = await freePort();
-      const started = spawn('npm', ['run', 'start:dev'], {
-        env: {
-          ...process.env,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: String(port),
-          LOG_LEVEL: 'error',
-          DATABASE_URL: database.url ?? '',
-        },
-        stdio: 'ignore',
-        detached: true,
-      });
-      npm = started;
-      const exited = new Promise<unknown>((resolve) => started.once('exit', resolve));
-      const url = `http://127.0.0.1:${port}`;
-      await waitForReady(url, started);
+      const { started, exited, url } = await startUnderNpm(['run', 'start:dev']);
       // The watcher (nest), its type checker, the node and (embedded) the node's PostgreSQL server.
       const below = descendants(started.pid!);
       expect(below.some((pid) => commandLine(pid).some((arg) => arg.endsWith('.nest/main')))).toBe(true);

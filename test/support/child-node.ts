@@ -72,3 +72,13 @@ export async function killChildNode(child: ChildNode | undefined): Promise<void>
     await child.exited;
   }
 }
+
+/** Whether a process with that pid still exists (another user's counts). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
