@@ -74,12 +74,11 @@ export class TxQueueBound {
   async reserveWhatFits(batch: readonly QueuedShare[]): Promise<number> {
     const level = await this.currentLevel();
     const bound = this.config.txQueue;
-    let count = this.waiting(level).count;
-    let bytes = this.waiting(level).bytes;
+    const waiting = this.waiting(level);
+    let bytes = waiting.bytes;
     let fitting = 0;
     for (const tx of batch) {
-      if (count + 1 > bound.count || bytes + tx.bytes > bound.bytes) break;
-      count++;
+      if (waiting.count + fitting + 1 > bound.count || bytes + tx.bytes > bound.bytes) break;
       bytes += tx.bytes;
       fitting++;
     }

@@ -72,6 +72,11 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   /** This node's place among the active honor nodes; -1 when it is not one of them (it makes no block). */
   private position = 0;
 
+  /** When the build share (BLOCK_BUILD_SHARE) of `slot` ends, ms: no transaction runs in a block after it. */
+  private buildEndsAt(clock: SlotClock, slot: number): number {
+    return clock.startMs + (slot + this.config.blockBuildShare) * clock.slotMs;
+  }
+
   /** Whether this node is among the active honor nodes (at its last look); a follower is not. */
   get isHonorNode(): boolean {
     return this.position >= 0;
@@ -209,8 +214,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const slot = slotAt(clock, now);
       // With other nodes, no block is begun past the slot's build share (BLOCK_BUILD_SHARE): the rest of
       // the slot is for its blocks to reach the peers and be run there before the next leader starts.
-      const closing =
-        clock.nodes > 1 && now >= clock.startMs + (slot + this.config.blockBuildShare) * clock.slotMs;
+      const closing = clock.nodes > 1 && now >= this.buildEndsAt(clock, slot);
       const ours = this.position >= 0 && slot % clock.nodes === this.position && !closing;
       let produced = false;
       if (ours && this.nodeState.state === 'running' && !this.stopped && !this.lock.behindPeers) {
@@ -297,9 +301,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
         // With other nodes a leader runs transactions in the first BLOCK_BUILD_SHARE of its slot only: the
         // rest is for its blocks to reach its peers and be run there (as long again on a peer as fast)
         // before the next leader builds on them, not beside them.
-        const closesAt =
-          this.clock.startMs +
-          (slotAt(this.clock, Date.now()) + this.config.blockBuildShare) * this.clock.slotMs;
+        const closesAt = this.buildEndsAt(this.clock, slotAt(this.clock, Date.now()));
         limits.generationMs = Math.max(0, Math.min(limits.generationMs, closesAt - Date.now()));
       }
       const blockId = tip.id + 1n;
