@@ -1,0 +1,489 @@
+/**
+ * The decisions an honor node makes about the chain, without I/O: which block each node may vote for, what
+ * is final, which chain to follow, whose slot it is, and whether to make a block now. A driver (the running
+ * node's network service and producer, or the simulator in `sim/`) feeds it events — a block header learned,
+ * a block applied here, a vote received, time passing — and carries out the actions it returns: record and
+ * send a vote, switch to another chain, fetch a missing header, make a block, ban a peer.
+ *
+ * Finality (docs/architecture.md, "Finality and fork choice", has the safety and liveness argument):
+ * - every honor node votes for the blocks it has applied, at most once per height;
+ * - a block with votes of more than half of the voters (its producer's vote included) is a witness, and a
+ *   witness and all its ancestors are final;
+ * - a node never votes for a block that conflicts with a block it voted for before, unless the votes seen at
+ *   that earlier height prove the earlier block can never gather a majority.
+ * Two conflicting witnesses would need a voter in both majorities, which the last rule forbids: final
+ * blocks never conflict.
+ *
+ * Fork choice: from the last final block, at each fork the branch holding the latest votes of more voters
+ * (each voter counted once, by its highest vote), then the earlier slot, then the lower hash. A minority of
+ * voters can never out-weigh a majority, and every node breaks ties alike.
+ */
+
+/** A block hash, lowercase hex. */
+export type Hash = string;
+
+export interface BlockHeader {
+  height: number;
+  hash: Hash;
+  parent: Hash;
+  /** The slot it was made in (its time on the slot clock). */
+  slot: number;
+  /** The position of its producer among the voters. */
+  producer: number;
+}
+
+export interface Vote {
+  voter: number;
+  height: number;
+  hash: Hash;
+}
+
+export interface SlotSchedule {
+  /** The first block's time, ms. */
+  startMs: number;
+  slotMs: number;
+}
+
+export interface ConsensusOptions {
+  /** This node's position among the voters, or -1 for a follower (it never votes or makes blocks). */
+  self: number;
+  /** The active honor nodes: every one votes, and they take the slots in turn. */
+  voters: number;
+  schedule: SlotSchedule;
+  /** The share of its slot a leader may spend making blocks. */
+  buildShare: number;
+  /** A node this many blocks or more behind the best chain it knows makes no block. */
+  behindLimit: number;
+  /**
+   * The fork choice. `votes` is the rule above; `longest` (the longer chain, then the lower hash) is the
+   * earlier rule, kept so that a test can show the simulator catching what it gets wrong.
+   */
+  forkChoice?: 'votes' | 'longest';
+}
+
+export type ConsensusAction =
+  /** Record this node's vote durably, then send it to every peer. */
+  | { kind: 'vote'; vote: Vote }
+  /** A block became final (and everything below it). */
+  | { kind: 'final'; header: BlockHeader }
+  /**
+   * Follow another chain: take this node's blocks back to `commonHeight` (never below the final block) and
+   * apply `path`, lowest first. `source` is a peer known to hold them.
+   */
+  | { kind: 'switch'; commonHeight: number; path: Hash[]; source?: number }
+  /** A header referred to by a vote or a chain is unknown here: ask `source` for it. */
+  | { kind: 'fetch'; hash: Hash; source: number }
+  /** `peer` sent something no honest node sends (two different votes at one height). */
+  | { kind: 'ban'; peer: number; reason: string };
+
+/** More than half. */
+export function quorumOf(voters: number): number {
+  return Math.floor(voters / 2) + 1;
+}
+
+export function slotAt(schedule: SlotSchedule, nowMs: number): number {
+  return Math.floor((nowMs - schedule.startMs) / schedule.slotMs);
+}
+
+export function leaderOfSlot(slot: number, voters: number): number {
+  return ((slot % voters) + voters) % voters;
+}
+
+export class ConsensusCore {
+  readonly quorum: number;
+  private readonly headers = new Map<Hash, BlockHeader>();
+  private readonly children = new Map<Hash, Set<Hash>>();
+  /** Votes by height, then voter: the first one each voter sent for that height. */
+  private readonly votes = new Map<number, Map<number, Hash>>();
+  /** Each voter's vote at its highest height: the one the fork choice counts. */
+  private readonly latest = new Map<number, { height: number; hash: Hash }>();
+  /**
+   * Blocks of this node's chain by height, from `chainBase` up: the highest final block this node holds
+   * (the final block itself, unless the network finalised a branch this node has yet to switch to).
+   */
+  private chain: Hash[] = [];
+  private chainBase: number;
+  private finalHeader: BlockHeader;
+  /** Who told this node of a header (to fetch its block or ancestors from). */
+  private readonly heardFrom = new Map<Hash, number>();
+  private readonly requested = new Set<Hash>();
+
+  constructor(
+    readonly options: ConsensusOptions,
+    /** The last final block this node knows (the genesis block on a new chain). */
+    final: BlockHeader,
+    /** This node's applied chain above `final`, lowest first. */
+    applied: readonly BlockHeader[] = [],
+    /** Votes recorded before (this node's own, which it must never contradict). */
+    recorded: readonly Vote[] = [],
+  ) {
+    this.quorum = quorumOf(options.voters);
+    this.finalHeader = final;
+    this.headers.set(final.hash, final);
+    this.chain = [final.hash];
+    this.chainBase = final.height;
+    for (const header of applied) {
+      this.addHeader(header);
+      this.chain.push(header.hash);
+    }
+    for (const vote of recorded) this.recordVote(vote);
+  }
+
+  get final(): BlockHeader {
+    return this.finalHeader;
+  }
+
+  get tip(): BlockHeader {
+    return this.headers.get(this.chain[this.chain.length - 1])!;
+  }
+
+  header(hash: Hash): BlockHeader | undefined {
+    return this.headers.get(hash);
+  }
+
+  /** The hash of this node's block at `height`, when it is at or above the final block it holds. */
+  chainAt(height: number): Hash | undefined {
+    return height < this.chainBase ? undefined : this.chain[height - this.chainBase];
+  }
+
+  /** The lowest height this node may take its chain back to: the highest final block it holds. */
+  get rollbackFloor(): number {
+    return this.chainBase;
+  }
+
+  /** The voters this node has a vote from at `height`, for `hash`. */
+  votesFor(height: number, hash: Hash): number {
+    let count = 0;
+    for (const voted of this.votes.get(height)?.values() ?? []) if (voted === hash) count++;
+    return count;
+  }
+
+  /** Every recorded vote at or above `fromHeight`, this node's own first: what a peer may be missing. */
+  votesSince(fromHeight: number, voter?: number): Vote[] {
+    const found: Vote[] = [];
+    for (const [height, byVoter] of this.votes) {
+      if (height < fromHeight) continue;
+      for (const [who, hash] of byVoter) {
+        if (voter === undefined || who === voter) found.push({ voter: who, height, hash });
+      }
+    }
+    return found.sort((a, b) => a.height - b.height || a.voter - b.voter);
+  }
+
+  // ------------------------------------------------------------------------------------------ events
+
+  /**
+   * Headers of a chain another node holds, lowest first, each the parent of the next (its first one's
+   * parent must be known here, or it is asked for). Returns what to do about them.
+   */
+  learned(headers: readonly BlockHeader[], source: number): ConsensusAction[] {
+    const actions: ConsensusAction[] = [];
+    for (const header of headers) {
+      if (header.height <= this.finalHeader.height) continue;
+      if (!this.headers.has(header.hash)) {
+        this.addHeader(header);
+        this.heardFrom.set(header.hash, source);
+      }
+    }
+    const first = headers.find((header) => header.height > this.finalHeader.height);
+    if (first && !this.headers.has(first.parent) && first.height - 1 > this.finalHeader.height) {
+      actions.push(...this.fetchOnce(first.parent, source));
+    }
+    actions.push(...this.decide());
+    return actions;
+  }
+
+  /** This node applied `header` on its tip (made it, or ran a peer's block). */
+  applied(header: BlockHeader): ConsensusAction[] {
+    this.requested.delete(header.hash);
+    if (header.parent !== this.tip.hash || header.height !== this.tip.height + 1) {
+      throw new Error(`block ${header.height} does not follow the tip ${this.tip.height}`);
+    }
+    this.addHeader(header);
+    this.chain.push(header.hash);
+    // Back on the branch the network finalised: nothing below its final block may be taken back now.
+    if (header.hash === this.finalHeader.hash) this.prune(true);
+    return [...this.voteWhereAllowed(), ...this.decide()];
+  }
+
+  /** This node took its blocks back to `height` (a switch under way). */
+  rolledBack(height: number): void {
+    if (height < this.chainBase) {
+      throw new Error(`block ${this.chainBase} is final: the chain cannot go back to ${height}`);
+    }
+    this.chain.length = height - this.chainBase + 1;
+  }
+
+  /**
+   * The block `hash` cannot be had or is invalid: it and what was learned on top of it are forgotten (a
+   * vote or a chain naming it again brings it back), so the fork choice does not wait for it.
+   */
+  unavailable(hash: Hash): ConsensusAction[] {
+    const header = this.headers.get(hash);
+    if (!header || this.chainAt(header.height) === hash || header.height <= this.finalHeader.height) return [];
+    const queue = [hash];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      queue.push(...(this.children.get(next) ?? []));
+      const gone = this.headers.get(next);
+      if (gone) this.children.get(gone.parent)?.delete(next);
+      this.headers.delete(next);
+      this.children.delete(next);
+      this.heardFrom.delete(next);
+      this.requested.delete(next);
+    }
+    return this.decide();
+  }
+
+  /** Votes a peer sent (its own, or ones it passed on). */
+  received(votes: readonly Vote[], source: number): ConsensusAction[] {
+    const actions: ConsensusAction[] = [];
+    for (const vote of votes) {
+      const earlier = this.votes.get(vote.height)?.get(vote.voter);
+      if (earlier !== undefined && earlier !== vote.hash) {
+        actions.push({
+          kind: 'ban',
+          peer: vote.voter,
+          reason: `two votes at height ${vote.height}`,
+        });
+        continue;
+      }
+      if (earlier !== undefined || vote.height <= this.finalHeader.height) continue;
+      this.recordVote(vote);
+      if (!this.headers.has(vote.hash)) actions.push(...this.fetchOnce(vote.hash, source));
+    }
+    actions.push(...this.settleFinality(), ...this.voteWhereAllowed(), ...this.decide());
+    return actions;
+  }
+
+  /**
+   * Whether this node makes a block now, and on which: it is a voter, the slot is its own and its build
+   * share is not over, its chain is the one the fork choice picks, no block of this slot is on it yet, and
+   * no known chain is `behindLimit` blocks ahead of it.
+   */
+  mayProduce(nowMs: number): { slot: number; parent: BlockHeader } | undefined {
+    const { self, voters, schedule, buildShare } = this.options;
+    if (self < 0) return undefined;
+    const slot = slotAt(schedule, nowMs);
+    if (leaderOfSlot(slot, voters) !== self) return undefined;
+    if (voters > 1 && nowMs >= schedule.startMs + (slot + buildShare) * schedule.slotMs) return undefined;
+    const tip = this.tip;
+    if (tip.slot > slot) return undefined;
+    if (this.head().hash !== tip.hash) return undefined;
+    if (this.highestKnown() - tip.height >= this.options.behindLimit) return undefined;
+    return { slot, parent: tip };
+  }
+
+  /**
+   * Whether a received header may be taken, apart from running its block: its producer led its slot, the
+   * slot comes after its parent's and is not ahead of this node's clock (plus `toleranceMs`).
+   */
+  headerProblem(header: BlockHeader, nowMs: number, toleranceMs: number): string | undefined {
+    const { voters, schedule } = this.options;
+    if (leaderOfSlot(header.slot, voters) !== header.producer) {
+      return `node ${header.producer} is not the leader of slot ${header.slot}`;
+    }
+    if (header.slot > slotAt(schedule, nowMs + toleranceMs)) return `slot ${header.slot} is ahead of our clock`;
+    const parent = this.headers.get(header.parent);
+    // A leader may make several blocks in its slot, one after another.
+    if (parent && (parent.height + 1 !== header.height || parent.slot > header.slot)) {
+      return `block ${header.height} does not follow its parent's height and slot`;
+    }
+    if (header.height <= this.finalHeader.height) return `block ${header.height} is below the final block`;
+    return undefined;
+  }
+
+  // ------------------------------------------------------------------------------------- decisions
+
+  /** The block the fork choice picks: the tip of the chain this node should hold. */
+  head(): BlockHeader {
+    return this.options.forkChoice === 'longest' ? this.longestHead() : this.heaviestHead();
+  }
+
+  private heaviestHead(): BlockHeader {
+    const weight = new Map<Hash, number>();
+    for (const vote of this.latest.values()) {
+      for (let hash: Hash | undefined = vote.hash; hash !== undefined; ) {
+        const header = this.headers.get(hash);
+        if (!header || header.height <= this.finalHeader.height) break;
+        weight.set(hash, (weight.get(hash) ?? 0) + 1);
+        hash = header.parent;
+      }
+    }
+    let head = this.finalHeader;
+    for (;;) {
+      let best: BlockHeader | undefined;
+      for (const child of this.children.get(head.hash) ?? []) {
+        const candidate = this.headers.get(child)!;
+        if (!best || this.heavier(candidate, best, weight)) best = candidate;
+      }
+      if (!best) return head;
+      head = best;
+    }
+  }
+
+  private heavier(a: BlockHeader, b: BlockHeader, weight: Map<Hash, number>): boolean {
+    const difference = (weight.get(a.hash) ?? 0) - (weight.get(b.hash) ?? 0);
+    if (difference !== 0) return difference > 0;
+    if (a.slot !== b.slot) return a.slot < b.slot;
+    return a.hash < b.hash;
+  }
+
+  private longestHead(): BlockHeader {
+    let head = this.finalHeader;
+    for (const header of this.headers.values()) {
+      if (!this.descendsFromFinal(header)) continue;
+      if (header.height > head.height || (header.height === head.height && header.hash < head.hash)) {
+        head = header;
+      }
+    }
+    return head;
+  }
+
+  /** After any change: if the fork choice moved away from this node's tip, the switch to make. */
+  private decide(): ConsensusAction[] {
+    const head = this.head();
+    if (head.hash === this.tip.hash) return [];
+    const path: Hash[] = [];
+    let at: BlockHeader | undefined = head;
+    while (at && this.chainAt(at.height) !== at.hash) {
+      path.unshift(at.hash);
+      at = this.headers.get(at.parent);
+    }
+    if (!at) return [];
+    // The head extending this node's tip only by blocks it has not got yet is not a switch but a catch-up:
+    // the same action, with nothing to take back.
+    return [{ kind: 'switch', commonHeight: at.height, path, source: this.heardFrom.get(head.hash) }];
+  }
+
+  /** Votes for the blocks of this node's chain it has not voted at, where the voting rule allows. */
+  private voteWhereAllowed(): ConsensusAction[] {
+    if (this.options.self < 0) return [];
+    const actions: ConsensusAction[] = [];
+    const own = this.votes;
+    for (let height = this.finalHeader.height + 1; height <= this.tip.height; height++) {
+      if (own.get(height)?.has(this.options.self)) continue;
+      const hash = this.chainAt(height)!;
+      if (!this.mayVote(this.headers.get(hash)!)) continue;
+      const vote = { voter: this.options.self, height, hash };
+      this.recordVote(vote);
+      actions.push({ kind: 'vote', vote });
+    }
+    return [...actions, ...(actions.length > 0 ? this.settleFinality() : [])];
+  }
+
+  /** The voting rule: no earlier vote of this node's that `block` conflicts with may still gather a majority. */
+  private mayVote(block: BlockHeader): boolean {
+    for (const [height, byVoter] of this.votes) {
+      if (height <= this.finalHeader.height) continue;
+      const mine = byVoter.get(this.options.self);
+      if (mine === undefined || !this.conflicts(block, height, mine)) continue;
+      if (this.mayStillWin(height, mine)) return false;
+    }
+    return true;
+  }
+
+  /** Whether `hash` at `height` could still get votes of a majority, given the votes seen at that height. */
+  private mayStillWin(height: number, hash: Hash): boolean {
+    let others = 0;
+    for (const voted of this.votes.get(height)?.values() ?? []) if (voted !== hash) others++;
+    return this.options.voters - others >= this.quorum;
+  }
+
+  /** Whether `block` and the block `hash` at `height` are on different branches. */
+  private conflicts(block: BlockHeader, height: number, hash: Hash): boolean {
+    if (height <= block.height) return this.ancestorAt(block.hash, height) !== hash;
+    const ancestor = this.ancestorAt(hash, block.height);
+    // An earlier vote whose header is gone (below the final block) cannot be checked: count it a conflict.
+    return ancestor !== block.hash;
+  }
+
+  private ancestorAt(hash: Hash, height: number): Hash | undefined {
+    let header = this.headers.get(hash);
+    while (header && header.height > height) header = this.headers.get(header.parent);
+    return header?.height === height ? header.hash : undefined;
+  }
+
+  /** Moves the final block up to the highest block with a majority of votes whose ancestry is known. */
+  private settleFinality(): ConsensusAction[] {
+    let witness: BlockHeader | undefined;
+    for (const [height, byVoter] of this.votes) {
+      if (height <= this.finalHeader.height || (witness && height <= witness.height)) continue;
+      const counts = new Map<Hash, number>();
+      for (const hash of byVoter.values()) counts.set(hash, (counts.get(hash) ?? 0) + 1);
+      for (const [hash, count] of counts) {
+        const header = this.headers.get(hash);
+        if (count >= this.quorum && header && this.descendsFromFinal(header)) witness = header;
+      }
+    }
+    if (!witness) return [];
+    const onChain = this.chainAt(witness.height) === witness.hash;
+    this.finalHeader = witness;
+    this.prune(onChain);
+    return [{ kind: 'final', header: witness }];
+  }
+
+  private descendsFromFinal(header: BlockHeader): boolean {
+    return this.ancestorAt(header.hash, this.finalHeader.height) === this.finalHeader.hash;
+  }
+
+  /**
+   * Forgets what lies below the highest final block this node holds, or beside the chain from it. Kept:
+   * everything descending from that block, which includes the final block's ancestry and this node's own
+   * branch, so that a switch from one to the other can be worked out.
+   */
+  private prune(onChain: boolean): void {
+    if (onChain) {
+      this.chain = this.chain.slice(this.finalHeader.height - this.chainBase);
+      this.chainBase = this.finalHeader.height;
+    }
+    const base = this.chain[0];
+    const keep = new Set<Hash>([base]);
+    const queue = [base];
+    while (queue.length > 0) {
+      for (const child of this.children.get(queue.pop()!) ?? []) {
+        keep.add(child);
+        queue.push(child);
+      }
+    }
+    for (const hash of [...this.headers.keys()]) {
+      if (keep.has(hash)) continue;
+      this.headers.delete(hash);
+      this.children.delete(hash);
+      this.heardFrom.delete(hash);
+    }
+    for (const height of [...this.votes.keys()]) if (height < this.chainBase) this.votes.delete(height);
+  }
+
+  private addHeader(header: BlockHeader): void {
+    this.headers.set(header.hash, header);
+    let siblings = this.children.get(header.parent);
+    if (!siblings) this.children.set(header.parent, (siblings = new Set()));
+    siblings.add(header.hash);
+  }
+
+  private recordVote(vote: Vote): void {
+    let byVoter = this.votes.get(vote.height);
+    if (!byVoter) this.votes.set(vote.height, (byVoter = new Map()));
+    byVoter.set(vote.voter, vote.hash);
+    const latest = this.latest.get(vote.voter);
+    if (!latest || latest.height < vote.height) this.latest.set(vote.voter, vote);
+  }
+
+  private fetchOnce(hash: Hash, source: number): ConsensusAction[] {
+    if (this.requested.has(hash)) return [];
+    this.requested.add(hash);
+    return [{ kind: 'fetch', hash, source }];
+  }
+
+  /** A fetch that came to nothing may be asked again (of another source). */
+  fetchFailed(hash: Hash): void {
+    this.requested.delete(hash);
+  }
+
+  private highestKnown(): number {
+    let highest = this.tip.height;
+    for (const header of this.headers.values()) if (header.height > highest) highest = header.height;
+    return highest;
+  }
+}
