@@ -59,6 +59,11 @@ export interface ConsensusOptions {
    * earlier rule, kept so that a test can show the simulator catching what it gets wrong.
    */
   forkChoice?: 'votes' | 'longest';
+  /**
+   * Test only, known unsafe: drop the voting rule's lock (a node still votes once per height, but for
+   * whatever its chain holds), so that a test can show the simulator catching conflicting final blocks.
+   */
+  unlockedVoting?: boolean;
 }
 
 export type ConsensusAction =
@@ -107,6 +112,12 @@ export class ConsensusCore {
   /** Who told this node of a header (to fetch its block or ancestors from). */
   private readonly heardFrom = new Map<Hash, number>();
   private readonly requested = new Set<Hash>();
+  /**
+   * This node's own votes for blocks that conflict with a final block: they can never win (two
+   * conflicting witnesses would need a broken voting rule before), so they hold no lock. Without this a
+   * node that voted along a branch that lost to a final block could never vote again.
+   */
+  private readonly abandoned = new Set<Hash>();
 
   constructor(
     readonly options: ConsensusOptions,
@@ -184,6 +195,8 @@ export class ConsensusCore {
         this.addHeader(header);
         this.heardFrom.set(header.hash, source);
       }
+      // Asked for and now here: a later need of it (after it is forgotten as unavailable) asks again.
+      this.requested.delete(header.hash);
     }
     const first = headers.find((header) => header.height > this.finalHeader.height);
     if (first && !this.headers.has(first.parent) && first.height - 1 > this.finalHeader.height) {
@@ -220,7 +233,8 @@ export class ConsensusCore {
    */
   unavailable(hash: Hash): ConsensusAction[] {
     const header = this.headers.get(hash);
-    if (!header || this.chainAt(header.height) === hash || header.height <= this.finalHeader.height) return [];
+    if (!header || this.chainAt(header.height) === hash || header.height <= this.finalHeader.height)
+      return [];
     const queue = [hash];
     while (queue.length > 0) {
       const next = queue.pop()!;
@@ -248,8 +262,10 @@ export class ConsensusCore {
         });
         continue;
       }
-      if (earlier !== undefined || vote.height <= this.finalHeader.height) continue;
-      this.recordVote(vote);
+      if (vote.height <= this.finalHeader.height) continue;
+      if (earlier === undefined) this.recordVote(vote);
+      // Asked again on a repeated vote too: a fetch that failed (or a block forgotten as unavailable)
+      // must not leave a block with a majority of votes unknown for good.
       if (!this.headers.has(vote.hash)) actions.push(...this.fetchOnce(vote.hash, source));
     }
     actions.push(...this.settleFinality(), ...this.voteWhereAllowed(), ...this.decide());
@@ -259,7 +275,7 @@ export class ConsensusCore {
   /**
    * Whether this node makes a block now, and on which: it is a voter, the slot is its own and its build
    * share is not over, its chain is the one the fork choice picks, no block of this slot is on it yet, and
-   * no known chain is `behindLimit` blocks ahead of it.
+   * no chain it knows but cannot place yet (ancestors still unknown) is `behindLimit` blocks ahead of it.
    */
   mayProduce(nowMs: number): { slot: number; parent: BlockHeader } | undefined {
     const { self, voters, schedule, buildShare } = this.options;
@@ -283,7 +299,8 @@ export class ConsensusCore {
     if (leaderOfSlot(header.slot, voters) !== header.producer) {
       return `node ${header.producer} is not the leader of slot ${header.slot}`;
     }
-    if (header.slot > slotAt(schedule, nowMs + toleranceMs)) return `slot ${header.slot} is ahead of our clock`;
+    if (header.slot > slotAt(schedule, nowMs + toleranceMs))
+      return `slot ${header.slot} is ahead of our clock`;
     const parent = this.headers.get(header.parent);
     // A leader may make several blocks in its slot, one after another.
     if (parent && (parent.height + 1 !== header.height || parent.slot > header.slot)) {
@@ -303,7 +320,7 @@ export class ConsensusCore {
   private heaviestHead(): BlockHeader {
     const weight = new Map<Hash, number>();
     for (const vote of this.latest.values()) {
-      for (let hash: Hash | undefined = vote.hash; hash !== undefined; ) {
+      for (let hash: Hash | undefined = vote.hash; hash !== undefined;) {
         const header = this.headers.get(hash);
         if (!header || header.height <= this.finalHeader.height) break;
         weight.set(hash, (weight.get(hash) ?? 0) + 1);
@@ -359,6 +376,9 @@ export class ConsensusCore {
   /** Votes for the blocks of this node's chain it has not voted at, where the voting rule allows. */
   private voteWhereAllowed(): ConsensusAction[] {
     if (this.options.self < 0) return [];
+    // A chain off the final block's branch conflicts with it: the voting rule no longer sees the votes
+    // at and below the final height, so a vote here could help a block conflicting with a final one.
+    if (this.chainAt(this.finalHeader.height) !== this.finalHeader.hash) return [];
     const actions: ConsensusAction[] = [];
     const own = this.votes;
     for (let height = this.finalHeader.height + 1; height <= this.tip.height; height++) {
@@ -374,10 +394,11 @@ export class ConsensusCore {
 
   /** The voting rule: no earlier vote of this node's that `block` conflicts with may still gather a majority. */
   private mayVote(block: BlockHeader): boolean {
+    if (this.options.unlockedVoting) return true;
     for (const [height, byVoter] of this.votes) {
       if (height <= this.finalHeader.height) continue;
       const mine = byVoter.get(this.options.self);
-      if (mine === undefined || !this.conflicts(block, height, mine)) continue;
+      if (mine === undefined || this.abandoned.has(mine) || !this.conflicts(block, height, mine)) continue;
       if (this.mayStillWin(height, mine)) return false;
     }
     return true;
@@ -446,6 +467,11 @@ export class ConsensusCore {
         queue.push(child);
       }
     }
+    const own = this.options.self;
+    for (const [hash, header] of this.headers) {
+      if (keep.has(hash) || header.height <= this.finalHeader.height) continue;
+      if (this.votes.get(header.height)?.get(own) === hash) this.abandoned.add(hash);
+    }
     for (const hash of [...this.headers.keys()]) {
       if (keep.has(hash)) continue;
       this.headers.delete(hash);
@@ -481,9 +507,23 @@ export class ConsensusCore {
     this.requested.delete(hash);
   }
 
+  /**
+   * The height of the highest chain this node knows of but cannot place yet (its ancestry is still being
+   * fetched): a sign that this node is behind. Chains that reach the final block were weighed by the fork
+   * choice already, and chains beside the final block are dead: neither keeps a leader from its slot.
+   */
   private highestKnown(): number {
     let highest = this.tip.height;
-    for (const header of this.headers.values()) if (header.height > highest) highest = header.height;
+    const final = this.finalHeader;
+    for (const header of this.headers.values()) {
+      if (header.height <= highest) continue;
+      let lowest = header;
+      for (let parent = this.headers.get(lowest.parent); parent && parent.height > final.height;) {
+        lowest = parent;
+        parent = this.headers.get(lowest.parent);
+      }
+      if (lowest.height > final.height + 1) highest = header.height;
+    }
     return highest;
   }
 }
