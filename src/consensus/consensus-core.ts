@@ -475,9 +475,11 @@ export class ConsensusCore {
     for (const hash of [...this.headers.keys()]) {
       if (keep.has(hash)) continue;
       this.headers.delete(hash);
-      this.children.delete(hash);
       this.heardFrom.delete(hash);
     }
+    // Also the child lists of parents never known here: a header learned before its parent, then pruned,
+    // must not come back as a child when the parent is learned later.
+    for (const parent of [...this.children.keys()]) if (!keep.has(parent)) this.children.delete(parent);
     for (const height of [...this.votes.keys()]) if (height < this.chainBase) this.votes.delete(height);
   }
 

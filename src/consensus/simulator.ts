@@ -332,6 +332,7 @@ class World {
   readonly catchUps: number[] = [];
   readonly messagesByKind: Record<string, number> = {};
   offered = 0;
+  acceptedCount = 0;
   refused = 0;
 
   constructor(readonly settings: Settings) {
@@ -695,6 +696,7 @@ class World {
   receiveHeaders(node: SimNode, headers: BlockHeader[], from: number): void {
     const fresh = headers.filter(
       (header) =>
+        !this.onBad(node, header) &&
         !this.suppressed(node, header.hash) &&
         header.height > node.core.final.height &&
         node.core.header(header.hash) === undefined,
@@ -715,9 +717,16 @@ class World {
     return node.bad.has(hash) || (node.unavailableUntil.get(hash) ?? -1) > this.now;
   }
 
+  /** A block on top of an invalid one is invalid too, as the real node rejects it: never fetched. */
+  onBad(node: SimNode, header: BlockHeader): boolean {
+    if (node.bad.has(header.parent)) node.bad.add(header.hash);
+    return node.bad.has(header.hash);
+  }
+
   receiveBlock(node: SimNode, block: SimBlock, from: number, ancestors: BlockHeader[]): void {
     const hash = block.header.hash;
-    if (this.suppressed(node, hash)) return;
+    for (const header of ancestors) this.onBad(node, header);
+    if (this.onBad(node, block.header) || this.suppressed(node, hash)) return;
     if (node.store.has(hash) && node.core.header(hash)) return;
     const problem = node.core.headerProblem(block.header, this.localNow(node), HEADER_TOLERANCE_MS);
     if (problem && !problem.includes('below the final')) {
@@ -920,6 +929,7 @@ class World {
           this.offered++;
           if (this.admit(node, tx, true)) {
             this.accepted.set(tx, this.now);
+            this.acceptedCount++;
             admitted.push(tx);
           } else this.refused++;
         }
@@ -1113,7 +1123,7 @@ class World {
       catchUpSlots: this.catchUps.map(round),
       txs: {
         offered: this.offered,
-        accepted: this.accepted.size + this.finalTxs.size,
+        accepted: this.acceptedCount,
         refused: this.refused,
         final: this.finalTxs.size,
       },
