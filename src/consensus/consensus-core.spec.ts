@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { type BlockHeader, type ConsensusAction, ConsensusCore, type Vote } from './consensus-core';
+
+const GENESIS: BlockHeader = { height: 0, hash: 'g', parent: '', slot: -1, producer: 0 };
+
+function block(parent: BlockHeader, hash: string, slot: number, producer = slot % 5): BlockHeader {
+  return { height: parent.height + 1, hash, parent: parent.hash, slot, producer };
+}
+
+function core(self: number, voters = 5): ConsensusCore {
+  return new ConsensusCore(
+    { self, voters, schedule: { startMs: 0, slotMs: 1000 }, buildShare: 0.5, behindLimit: 3 },
+    GENESIS,
+  );
+}
+
+function votes(actions: ConsensusAction[]): Vote[] {
+  return actions.flatMap((action) => (action.kind === 'vote' ? [action.vote] : []));
+}
+
+function finals(actions: ConsensusAction[]): string[] {
+  return actions.flatMap((action) => (action.kind === 'final' ? [action.header.hash] : []));
+}
+
+describe('ConsensusCore', () => {
+  it('makes a block final with votes of more than half of the voters, not before', () => {
+    const node = core(0);
+    const a = block(GENESIS, 'a', 1);
+    expect(votes(node.applied(a))).toEqual([{ voter: 0, height: 1, hash: 'a' }]);
+    expect(finals(node.received([{ voter: 1, height: 1, hash: 'a' }], 1))).toEqual([]);
+    expect(node.final.hash).toBe('g');
+    expect(finals(node.received([{ voter: 2, height: 1, hash: 'a' }], 2))).toEqual(['a']);
+    expect(node.final.hash).toBe('a');
+  });
+
+  it('keeps its vote locked while the earlier block may still win, and unlocks on a split', () => {
+    const node = core(0);
+    const a = block(GENESIS, 'a', 1);
+    const b = block(GENESIS, 'b', 2);
+    node.applied(a);
+    node.learned([b], 2);
+    // Two more for b: a may still win (0 + two unseen voters = 3), so no vote on b's branch.
+    node.received(
+      [
+        { voter: 2, height: 1, hash: 'b' },
+        { voter: 3, height: 1, hash: 'b' },
+      ],
+      2,
+    );
+    const switched = node.received([], 2).find((action) => action.kind === 'switch');
+    expect(switched).toMatchObject({ commonHeight: 0, path: ['b'] });
+    node.rolledBack(0);
+    node.applied(b);
+    const b2 = block(b, 'b2', 3);
+    expect(votes(node.applied(b2))).toEqual([]);
+    // Voter 4 for a third block: a has 1 vote and 3 against it of 5, it can no longer reach 3.
+    const actions = node.received([{ voter: 4, height: 1, hash: 'c' }], 4);
+    expect(votes(actions)).toEqual([{ voter: 0, height: 2, hash: 'b2' }]);
+  });
+
+  it('never chooses a minority branch over a majority one, longer or earlier as it may be', () => {
+    const node = core(4);
+    const minority = block(GENESIS, 'm', 1);
+    const minority2 = block(minority, 'm2', 1);
+    const minority3 = block(minority2, 'm3', 1);
+    const majority = block(GENESIS, 'z', 2);
+    node.learned([minority, minority2, minority3], 1);
+    node.learned([majority], 2);
+    node.received(
+      [
+        { voter: 1, height: 3, hash: 'm3' },
+        { voter: 2, height: 1, hash: 'z' },
+        { voter: 3, height: 1, hash: 'z' },
+      ],
+      2,
+    );
+    expect(node.head().hash).toBe('z');
+  });
+
+  it('does not vote while its chain is off the branch the network made final', () => {
+    const node = core(0);
+    const a = block(GENESIS, 'a', 1);
+    const b = block(GENESIS, 'b', 2);
+    node.applied(a);
+    node.learned([b], 2);
+    const actions = node.received(
+      [
+        { voter: 2, height: 1, hash: 'b' },
+        { voter: 3, height: 1, hash: 'b' },
+        { voter: 4, height: 1, hash: 'b' },
+      ],
+      2,
+    );
+    expect(finals(actions)).toEqual(['b']);
+    // Still on a (above the final block's height nothing to vote yet); a child of a gets no vote.
+    expect(votes(node.applied(block(a, 'a2', 3)))).toEqual([]);
+  });
+});
