@@ -1,0 +1,59 @@
+/**
+ * Consensus in simulation (issue 29, part 6): the simulator (src/consensus/simulator.ts) on a WAN (20–300 ms
+ * per link, ±20 % jitter), 1 % loss, 1 s slots, 20 transactions offered a slot, and a crash or two of an
+ * honest node, for growing numbers of honor nodes: finality lag, messages per final block, and how long a
+ * restarted node takes to hold the network's final block again.
+ *
+ *   npm run bench:consensus            # knobs: NODES (4,7,21,51,101), SEEDS (3)
+ */
+import { simulate, percentile } from '../src/consensus/simulator';
+
+const NODES = (process.env.NODES ?? '4,7,21,51,101').split(',').map(Number);
+const SEEDS = Number(process.env.SEEDS ?? 3);
+
+/** Fewer slots for more nodes: the messages a slot grow as the square of the nodes. */
+function slotsFor(nodes: number): number {
+  return nodes <= 7 ? 300 : nodes <= 21 ? 150 : nodes <= 51 ? 60 : 40;
+}
+
+console.log(
+  '| nodes | slots × seeds | finality lag p50 / p99 (slots) | messages per final block | votes + status of them | catch-up after restart (slots) | wall time |',
+);
+console.log(
+  '| ----- | ------------- | ------------------------------ | ------------------------ | ---------------------- | ------------------------------ | --------- |',
+);
+for (const nodes of NODES) {
+  const slots = slotsFor(nodes);
+  const started = Date.now();
+  const lagsP50: number[] = [];
+  const lagsP99: number[] = [];
+  let messages = 0;
+  let voteAndStatus = 0;
+  let finalBlocks = 0;
+  const catchUps: number[] = [];
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const run = simulate({ nodes, seed, slots, faults: ['loss', 'crash'] });
+    if (!run.ok)
+      throw new Error(
+        `${nodes} nodes, seed ${seed}: ${run.violation?.invariant} at step ${run.violation?.step}`,
+      );
+    lagsP50.push(run.finalityLagSlots.p50);
+    lagsP99.push(run.finalityLagSlots.p99);
+    messages += run.messages.total;
+    voteAndStatus += (run.messages.byKind.votes ?? 0) + (run.messages.byKind.status ?? 0);
+    finalBlocks += run.finalHeight;
+    catchUps.push(...run.catchUpSlots);
+  }
+  const sortedCatchUps = [...catchUps].sort((a, b) => a - b);
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    );
+  console.log(
+    `| ${nodes} | ${slots} × ${SEEDS} | ${median(lagsP50).toFixed(2)} / ${median(lagsP99).toFixed(2)} | ` +
+      `${Math.round(messages / finalBlocks).toLocaleString('en')} | ${Math.round((100 * voteAndStatus) / messages)} % | ` +
+      `${catchUps.length > 0 ? `${percentile(sortedCatchUps, 0.5).toFixed(1)} (max ${sortedCatchUps[sortedCatchUps.length - 1].toFixed(1)}, ${catchUps.length} restarts)` : 'no restart'} | ` +
+      `${((Date.now() - started) / 1000).toFixed(1)} s |`,
+  );
+}
