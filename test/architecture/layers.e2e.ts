@@ -12,6 +12,8 @@ const UNITS = [
   'crypto',
   'config',
   'vm',
+  // the consensus core: the chain's decisions without I/O (the node and the simulator drive it)
+  'consensus',
   'common',
   'template',
   // the vocabulary of route descriptions (schemas, @ApiRoute) and the OpenAPI document built from it
