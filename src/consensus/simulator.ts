@@ -265,6 +265,7 @@ const BAN_MS = 20_000;
 const UNAVAILABLE_MS = 5_000;
 const HEADER_TOLERANCE_MS = 600;
 const ANCESTORS_PER_FETCH = 512;
+const RESEND_HEIGHTS = 64;
 
 class SimNode {
   up = true;
@@ -847,6 +848,9 @@ class World {
     const votes = core
       .votesSince(final.height)
       .filter((vote) => vote.height > final.height || vote.hash === final.hash)
+      // The lowest heights above the final block are what moves it; a stalled run would otherwise send
+      // an ever longer list every slot.
+      .filter((vote) => vote.height <= final.height + RESEND_HEIGHTS)
       .filter((vote) => vote.voter !== node.id || node.role !== 'silent');
     // A withholder's tip is its own unserved block: it announces it again and again.
     this.broadcast(node, { kind: 'status', tip: core.tip, final, votes });
