@@ -189,6 +189,7 @@ describe('three honor nodes', () => {
         'api_address',
         'public_key',
         'block_id',
+        'final_block_id',
         'last_block_time',
         'reachable',
         'banned_until',
@@ -196,6 +197,7 @@ describe('three honor nodes', () => {
       expect(peer).toMatchObject({ reachable: true, banned_until: '0' });
       expect(typeof peer.position).toBe('number');
       expect(peer.block_id).toMatch(/^[1-9]\d*$/);
+      expect(peer.final_block_id).toMatch(/^[1-9]\d*$/);
       expect(peer.last_block_time).toMatch(/^\d{10}$/);
       expect(peer.public_key).toMatch(/^04[0-9a-f]{128}$/);
     }
@@ -261,12 +263,38 @@ describe('three honor nodes', () => {
       members.map((member) => member.client.get('/api/v2/ecosystemparams?ecosystem=1')),
     );
     for (const answer of parameters) expect(answer.body).toEqual(parameters[0].body);
-    // txinfo counts the peers that hold a transaction's block.
-    await until('confirmations are counted', async () => {
+    // txinfo counts the honor nodes' votes for a transaction's block: every node voted for it.
+    await until('the votes are counted', async () => {
       const info = await members[0].client.get(`/api/v2/txinfo/${hashes[0]}`);
-      return Number(info.body.confirm) === COUNT - 1;
+      return info.status === 200 && info.body.confirm === COUNT;
     });
   }, 180_000);
+
+  it('agree on final blocks: each node finalises the same blocks, and none is taken back without force', async () => {
+    const lastTx = await send(members[0], 'finality_probe');
+    const mined = await members[0].client.waitForTransactions([lastTx], { timeoutMs: 60_000 });
+    const block = Number(mined[lastTx].blockid);
+    for (const member of members) {
+      await until(`node ${member.index} finalises block ${block}`, async () => {
+        const final = await rpc<number>(member, 'ibax.finalizedBlockId');
+        return typeof final === 'number' && final >= block;
+      });
+    }
+    // The same final block on every node (the one with the lowest final height is compared).
+    const finals = await Promise.all(members.map((member) => rpc<number>(member, 'chain.finalizedBlockId')));
+    const common = Math.min(...finals);
+    const hashesAt = await Promise.all(
+      members.map(async (member) => (await member.client.get(`/api/v2/block/${common}`)).body.hash),
+    );
+    expect(new Set(hashesAt).size).toBe(1);
+    // Each peer reports its final height.
+    const peers = await rpc<{ final_block_id: string }[]>(members[0], 'net.peers');
+    for (const peer of peers) expect(Number(peer.final_block_id)).toBeGreaterThanOrEqual(block);
+    // The metric follows.
+    const metrics = await (await fetch(`${members[0].url}/metrics`)).text();
+    expect(Number(/^ibax_finalized_block_id (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(block);
+    expect(metrics).toMatch(/^ibax_reorgs_total \d+$/m);
+  }, 120_000);
 
   it('go on without a node that was killed, and the node catches up when it is back', async () => {
     const [first, second, third] = members;
