@@ -6,6 +6,7 @@ import {
   type BlockHeader,
   type ConsensusAction,
   type Hash,
+  type SlotSchedule,
   type Vote,
 } from '../consensus/consensus-core';
 import { publicKeyHex04 } from '../crypto';
@@ -23,6 +24,8 @@ import { parseHonorNodes, PlatformParametersService } from './platform-parameter
 const BEHIND_LIMIT = 3;
 /** Votes kept below the final block: what a peer that lagged may still ask for. */
 const VOTES_KEPT_BELOW_FINAL = 1000n;
+/** Checked votes remembered, so that the same vote served again is not checked again. */
+const SEEN_VOTES_KEPT = 20_000;
 /** Votes one answer carries. */
 export const MAX_VOTES_PER_ANSWER = 2000;
 
@@ -73,6 +76,10 @@ export class Finality implements OnApplicationBootstrap {
   private queue: Promise<unknown> = Promise.resolve();
   private sink?: FinalityActionSink;
   private persistedFinal = 0n;
+  /** Votes whose signature was checked here already (height, voter, hash). */
+  private readonly seenVotes = new Set<string>();
+  /** The slot clock the core counts slots with (set before the core is built from the chain). */
+  private schedule?: SlotSchedule;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -139,6 +146,11 @@ export class Finality implements OnApplicationBootstrap {
     return this.core?.header(hash.toLowerCase()) !== undefined;
   }
 
+  /** Whether this node's chain holds block `hash` at `id` (as far as the core has seen). */
+  holds(id: string, hash: string): boolean {
+    return this.core?.chainAt(Number(id)) === hash.toLowerCase();
+  }
+
   /** The node key (bare hex) of voter `position`. */
   voterKey(position: number): string | undefined {
     return this.voterKeys[position];
@@ -177,8 +189,10 @@ export class Finality implements OnApplicationBootstrap {
       for (const signed of votes) {
         const voter = this.voterOf(signed.public_key);
         const height = Number(signed.block_id);
-        if (voter < 0 || !Number.isSafeInteger(height) || height <= core.final.height) continue;
-        if (voter === core.options.self) continue;
+        if (voter < 0 || voter === core.options.self || !Number.isSafeInteger(height) || height < 1) continue;
+        // Peers serve the same votes again each round: a signature is checked once.
+        const seen = `${signed.block_id}:${voter}:${signed.hash.toLowerCase()}`;
+        if (this.seenVotes.has(seen)) continue;
         try {
           this.crypto.signer.verify(
             Buffer.from(bareKey(signed.public_key), 'hex'),
@@ -188,7 +202,10 @@ export class Finality implements OnApplicationBootstrap {
         } catch {
           continue;
         }
-        taken.push({ voter, height, hash: signed.hash.toLowerCase() });
+        if (this.seenVotes.size >= SEEN_VOTES_KEPT) this.seenVotes.clear();
+        this.seenVotes.add(seen);
+        // Votes at or below the final block still count as confirmations; the core needs only those above.
+        if (height > core.final.height) taken.push({ voter, height, hash: signed.hash.toLowerCase() });
         rows.push({
           id: signed.block_id,
           voter: Buffer.from(bareKey(signed.public_key), 'hex'),
@@ -196,10 +213,10 @@ export class Finality implements OnApplicationBootstrap {
           signature: Buffer.from(signed.signature, 'hex'),
         });
       }
-      if (taken.length === 0) return 0;
+      if (rows.length === 0) return 0;
       await this.storeVotes(rows);
-      await this.carryOut(core.received(taken, this.voterOf(sourceKey)));
-      return taken.length;
+      if (taken.length > 0) await this.carryOut(core.received(taken, this.voterOf(sourceKey)));
+      return rows.length;
     });
   }
 
@@ -235,7 +252,7 @@ export class Finality implements OnApplicationBootstrap {
   async votesFrom(from: bigint): Promise<SignedVote[]> {
     const rows = await this.db.query<{ block_id: string; voter: unknown; hash: unknown; signature: unknown }>(
       `SELECT "block_id"::text AS "block_id", "voter", "hash", "signature" FROM "block_votes"
-        WHERE "block_id" >= $1 ORDER BY "block_id", "voter" LIMIT ${MAX_VOTES_PER_ANSWER}`,
+        WHERE "block_id" >= $1 ORDER BY "block_votes"."block_id", "voter" LIMIT ${MAX_VOTES_PER_ANSWER}`,
       [from.toString()],
     );
     return rows.map((row) => ({
@@ -318,14 +335,20 @@ export class Finality implements OnApplicationBootstrap {
     const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
     if (!first) return;
     const voters = Math.max(1, this.voterKeys.length);
+    this.schedule = {
+      startMs: Number(first.time) * 1000,
+      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), voters),
+    };
     const final = await this.finalized();
     this.persistedFinal = final.id;
     const rows = await this.chainRows(final.id);
-    if (rows.length === 0) throw new Error(`the final block ${final.id} is not in the chain`);
+    if (rows.length === 0 || BigInt(rows[0].id) !== final.id) {
+      throw new Error(`the final block ${final.id} is not in the chain`);
+    }
     if (asBuffer(rows[0].hash).toString('hex') !== final.hash.toString('hex')) {
       // Only a change made by hand can get here (every rollback checks the record): the chain is the truth.
       this.logger.error(
-        `the record names final block ${final.id} with another hash than the chain's: it follows the chain`,
+        `the record names final block ${final.id} with another hash than the chain's: it follows the chain (record ${final.hash.toString('hex')}, chain ${asBuffer(rows[0].hash).toString('hex')} at ${rows[0].id})`,
       );
       await this.db.query(`UPDATE "final_block" SET "hash" = $2 WHERE "block_id" = $1`, [
         final.id.toString(),
@@ -355,10 +378,7 @@ export class Finality implements OnApplicationBootstrap {
       {
         self: this.voterKeys.indexOf(ownKey),
         voters,
-        schedule: {
-          startMs: Number(first.time) * 1000,
-          slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), voters),
-        },
+        schedule: this.schedule,
         buildShare: this.config.blockBuildShare,
         behindLimit: BEHIND_LIMIT,
       },
@@ -383,7 +403,7 @@ export class Finality implements OnApplicationBootstrap {
   private chainRows(from: bigint): Promise<ChainRow[]> {
     return this.db.query<ChainRow>(
       `SELECT "id"::text AS "id", "hash", "time"::text AS "time", "node_position"::text AS "node_position"
-         FROM "block_chain" WHERE "id" >= $1 ORDER BY "id"`,
+         FROM "block_chain" WHERE "id" >= $1 ORDER BY "block_chain"."id"`,
       [from.toString()],
     );
   }
@@ -392,7 +412,7 @@ export class Finality implements OnApplicationBootstrap {
     entry: { id: string; hash: string; time: string; position: string },
     parent: Hash,
   ): BlockHeader {
-    const schedule = this.core?.options.schedule;
+    const schedule = this.schedule;
     return {
       height: Number(entry.id),
       hash: entry.hash.toLowerCase(),
@@ -482,6 +502,7 @@ export class Finality implements OnApplicationBootstrap {
       await this.db.query(`DELETE FROM "final_block" WHERE "block_id" < $1`, [floor.toString()]);
       return true;
     });
+    this.logger.debug(`final block ${floor} ${hash} recorded: ${recorded}`);
     if (!recorded) {
       // The core is behind the chain: it starts again from the record at the next event.
       this.core = undefined;

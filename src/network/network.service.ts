@@ -359,7 +359,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     // The core may not have seen the latest blocks written here yet: the blocks of the path this node
     // already holds are skipped, so that nothing is taken back only to be taken again.
     const held = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" > $1 AND "id" <= $2 ORDER BY "id"`,
+      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" > $1 AND "id" <= $2 ORDER BY "block_chain"."id"`,
       [chosenFrom, chosenFrom + chosen.length],
     );
     let skip = 0;
@@ -521,6 +521,12 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     for (const hash of this.committedAt.keys()) {
       if (this.committedAt.size <= ANNOUNCEMENTS_KEPT) break;
       this.committedAt.delete(hash);
+    }
+    // Taken already (from a peer's chain, before the news came): its propagation is at most this long.
+    if (this.finality.holds(announcement.block_id, announcement.hash)) {
+      this.committedAt.delete(announcement.hash);
+      this.metrics.blockPropagated(Math.max(0, Date.now() - announcement.committed_at_ms) / 1000);
+      return;
     }
     // The block and its parent are what the core needs to place it; it then asks for a switch (a catch-up
     // when the block extends this node's tip) if the fork choice picks it.
