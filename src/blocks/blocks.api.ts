@@ -13,6 +13,7 @@ import {
   BlocksRangeParams,
   readBlockIdOrHash,
 } from './blocks.dto';
+import { Finality } from '../chain/finality.service';
 import { BlocksService, type BlockRef, type BlockSummary, type StoredBlock } from './blocks.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -249,7 +250,22 @@ export class BlocksController {
 
 @Injectable()
 export class BlocksRpc {
-  constructor(private readonly blocks: BlocksService) {}
+  constructor(
+    private readonly blocks: BlocksService,
+    private readonly finality: Finality,
+  ) {}
+
+  @RpcMethod('finalizedBlockId', {
+    summary: 'Id of the highest final block: voted for by more than half of the honor nodes',
+    description:
+      'A final block and every block below it are never taken back by the network (an operator may, with ' +
+      '`admin.rollbackBlocks count true`). On a node alone every block is final once written. 1 (the genesis ' +
+      'block) before any vote.',
+    result: s.integer(),
+  })
+  async finalizedBlockId() {
+    return (await this.finality.finalized()).id;
+  }
 
   @RpcMethod('maxBlockId', {
     summary: 'Height of the chain (id of the last block)',

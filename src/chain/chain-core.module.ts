@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { PrometheusModule } from '../prometheus/prometheus.module';
 import { ChainEvents } from './chain-events';
 import { ChainLock } from './chain-lock';
+import { Finality } from './finality.service';
 import { NodeCrypto } from './node-crypto.service';
 import { NodeIdentity } from './node-identity.service';
 import { PlatformParametersService } from './platform-parameters.service';
@@ -8,10 +10,11 @@ import { KeyBans } from './rules/key-bans';
 
 /**
  * The chain's core, shared by every module that reads or writes the chain: the node's crypto and keys, the
- * platform parameters, chain-change events, the lock that orders changes of the chain, and key bans (counted by the producer, applied at admission).
+ * platform parameters, chain-change events, the lock that orders changes of the chain, finality (votes and the final block), and key bans (counted by the producer, applied at admission).
  */
 @Module({
-  providers: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, ChainLock, KeyBans],
-  exports: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, ChainLock, KeyBans],
+  imports: [PrometheusModule],
+  providers: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, ChainLock, KeyBans, Finality],
+  exports: [NodeCrypto, NodeIdentity, PlatformParametersService, ChainEvents, ChainLock, KeyBans, Finality],
 })
 export class ChainCoreModule {}

@@ -22,6 +22,10 @@ export type ChainChange =
 /** A block this node made, as announced to its peers. */
 export interface ProducedBlockNews {
   hash: Buffer;
+  prevHash: Buffer;
+  /** Unix seconds. */
+  time: bigint;
+  position: number;
   txHashes: Buffer[];
   /** When its database transaction committed (ms): propagation is measured from here. */
   committedAtMs: number;

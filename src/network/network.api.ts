@@ -10,6 +10,7 @@ const PEER = s.object({
   api_address: s.string(),
   public_key: s.string(),
   block_id: s.string(),
+  final_block_id: s.string(),
   last_block_time: s.string(),
   reachable: s.boolean(),
   banned_until: s.string(),
@@ -25,7 +26,7 @@ export class NetworkRpc {
     description:
       'One entry per peer (configured in NETWORK_PEERS, or listed in the platform parameter `honor_nodes`): ' +
       '`position` among the active honor nodes (null when it is not one), its API address and node key, ' +
-      'the last block id and block time (Unix seconds) it reported, whether it answered the last look, and ' +
+      'the last block id, highest final block id and last block time (Unix seconds) it reported, whether it answered the last look, and ' +
       'until when (Unix seconds; "0": not banned) this node refuses its blocks after a bad one. Empty for a ' +
       'node alone. No session needed.',
     result: s.array(PEER),

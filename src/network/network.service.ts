@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { ChainEvents, type ChainChange } from '../chain/chain-events';
 import { ChainLock } from '../chain/chain-lock';
-import { mp } from '../chain/codec';
+import { Finality, type SignedVote } from '../chain/finality.service';
+import type { ConsensusAction } from '../consensus/consensus-core';
+import { hexOf, mp, parseBlock } from '../chain/codec';
 import {
   activeHonorNodes,
   bareKey,
@@ -30,7 +32,7 @@ import { asBuffer, DatabaseService } from '../database/database.service';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { TxService } from '../tx/tx.service';
 import { CONTRACT_ID_OFFSET } from '../vm';
-import { MAX_TXS_PER_REQUEST } from './network.dto';
+import { MAX_HASHES_PER_REQUEST, MAX_TXS_PER_REQUEST } from './network.dto';
 import { signRequest } from './node-auth';
 import { PeerClient, type BlockAnnouncement, type PeerStatus } from './peer-client';
 
@@ -65,6 +67,8 @@ export interface PeerView {
   api_address: string;
   public_key: string;
   block_id: string;
+  /** The highest final block it holds. */
+  final_block_id: string;
   last_block_time: string;
   reachable: boolean;
   banned_until: string;
@@ -86,6 +90,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
   private stopped = false;
   private syncing?: Promise<void>;
+  /** The chains (by their last block) a switch is asked or under way for. */
+  private readonly following = new Set<string>();
   private membershipTx?: string;
   private membershipRetryAtMs = 0;
   /** Peer keys banned here until then (ms), by bare hex key. */
@@ -108,6 +114,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     private readonly txs: TxService,
     private readonly contracts: ContractsService,
     private readonly metrics: PrometheusMetrics,
+    private readonly finality: Finality,
   ) {
     for (const url of config.network.peers) this.addPeer(url);
   }
@@ -119,6 +126,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
+    this.finality.onActions((votes, actions) => this.carryOut(votes, actions));
     this.events.subscribe((change) => this.onChainChange(change));
     this.txs.onAccepted((stored) => this.passOn(stored));
     this.schedule(0);
@@ -184,8 +192,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       await this.refreshPeers();
       // Processes sharing one database: only the one that makes blocks writes received ones.
       if (this.producer.isProducer) {
-        await this.syncWithBest();
-        await this.countConfirmations();
+        await this.pullVotes();
+        await this.learnPeersChains();
         await this.listPeersOnChain();
       }
     } catch (error) {
@@ -245,31 +253,82 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  private async syncWithBest(): Promise<void> {
-    const tip = await this.producer.tip(this.db, false);
-    const better = this.usablePeers()
-      .filter((peer) => isBetterChain(peer.status!, tip))
-      .sort((a, b) =>
-        isBetterChain(a.status!, { id: BigInt(b.status!.block_id), hash: b.status!.hash }) ? -1 : 1,
-      );
-    if (better.length === 0) return;
-    // Making a block on a tip a peer has already passed would only make a fork.
-    await this.lock.whileBehind(async () => {
-      for (const peer of better) {
-        await this.syncWith(peer);
-        if (!isBetterChain(peer.status!, await this.producer.tip(this.db, false))) break;
-      }
-    });
+  /**
+   * Tells the core of every chain a peer holds that it does not know yet (the peer's blocks above this
+   * node's highest final block), so that its fork choice sees them; then follows the core's pick.
+   */
+  private async learnPeersChains(): Promise<void> {
+    const floor = BigInt(this.finality.rollbackFloor);
+    await Promise.all(
+      this.usablePeers().map(async (peer) => {
+        const status = peer.status!;
+        if (BigInt(status.block_id) <= floor || this.finality.knows(status.hash)) return;
+        try {
+          const count = Math.min(MAX_HASHES_PER_REQUEST, Number(BigInt(status.block_id) - floor + 1n));
+          const entries = await peer.client.hashes(floor, count);
+          await this.finality.learnChain(entries, peer.key!);
+        } catch (error) {
+          this.logger.debug(`chain of ${peer.url}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    this.carryOut([], this.finality.pendingSwitch());
   }
 
-  /** One sync at a time: a second caller waits for the one under way and then looks again. */
-  private syncWith(peer: Peer): Promise<void> {
+  /** Every honor node's votes this node may lack, from each peer: lost messages and a restart cost nothing. */
+  private async pullVotes(): Promise<void> {
+    const from = BigInt(this.finality.finalHeight + 1);
+    await Promise.all(
+      this.usablePeers().map(async (peer) => {
+        try {
+          await this.finality.receive(await peer.client.votes(from), peer.key!);
+        } catch (error) {
+          this.logger.debug(`votes of ${peer.url}: ${(error as Error).message}`);
+        }
+      }),
+    );
+  }
+
+  /** What the consensus core asked of the network: this node's votes sent, a chain followed, a voter banned. */
+  private carryOut(ownVotes: SignedVote[], actions: ConsensusAction[]): void {
+    if (ownVotes.length > 0) {
+      for (const peer of this.peers.values()) {
+        if (peer.isolated) continue;
+        peer.client.sendVotes(ownVotes).catch((error: Error) => {
+          this.logger.debug(`votes to ${peer.url}: ${(error as Error).message}`);
+        });
+      }
+    }
+    for (const action of actions) {
+      if (action.kind === 'switch') void this.follow(action);
+      else if (action.kind === 'ban') {
+        const key = this.finality.voterKey(action.peer);
+        if (key) this.bans.set(key, Date.now() + 60_000);
+        this.logger.warn(`banned honor node ${action.peer}: ${action.reason}`);
+      }
+      // 'fetch' needs nothing here: each round asks every peer whose tip is unknown for its chain.
+    }
+  }
+
+  /** One switch at a time: a second caller waits for the one under way, which may have made it moot. */
+  private follow(action: Extract<ConsensusAction, { kind: 'switch' }>): Promise<void> {
+    const target = action.path[action.path.length - 1];
+    // The core asks again after each event until the switch is made: one request per target is enough.
+    if (target === undefined || this.following.has(target)) return Promise.resolve();
+    this.following.add(target);
     const run = async () => {
+      const peer = this.holderOf(action.source, target);
       try {
-        await this.takeChainOf(peer);
+        if (!peer) throw new Error('no reachable peer holds it');
+        await this.lock.whileBehind(() => this.switchTo(peer, action.commonHeight, action.path));
       } catch (error) {
-        if (error instanceof RefusedBlock && error.bad) await this.banLocally(peer, error);
-        else this.logger.debug(`sync with ${peer.url}: ${(error as Error).message}`);
+        if (peer && error instanceof RefusedBlock && error.bad) await this.banLocally(peer, error);
+        else this.logger.debug(`following ${target}: ${(error as Error).message}`);
+        // The fork choice must not wait for a block this node cannot have: it is learned again from a
+        // peer's chain once one serves it.
+        await this.finality.unavailable(target);
+      } finally {
+        this.following.delete(target);
       }
     };
     const next = (this.syncing ?? Promise.resolve()).then(run);
@@ -279,72 +338,81 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     return next;
   }
 
+  /** The peer to take a chain from: the one the core heard it from, or any whose tip it is. */
+  private holderOf(source: number | undefined, target: string): Peer | undefined {
+    const peers = this.usablePeers();
+    const key = source !== undefined && source >= 0 ? this.finality.voterKey(source) : undefined;
+    return (
+      peers.find((peer) => peer.key === key) ??
+      peers.find((peer) => peer.status?.hash === target) ??
+      peers.find((peer) => BigInt(peer.status!.block_id) > BigInt(this.finality.rollbackFloor))
+    );
+  }
+
   /**
-   * Takes the peer's chain when it is longer: from the last block both hold (walking back at most
-   * `rollback_blocks`), its blocks checked and run one by one. Leaving blocks of ours (a fork) and taking
-   * the peer's happen under one hold of the chain lock, so no block of ours is made in between.
+   * Makes this node's chain end in `path`: blocks above `commonHeight` taken back (their transactions
+   * queued again, never below the highest final block) and the peer's blocks checked and run. The blocks
+   * are fetched first and must be the ones the core chose; leaving blocks of ours and taking the peer's
+   * happen under one hold of the chain lock, so no block of ours is made in between.
    */
-  private async takeChainOf(peer: Peer): Promise<void> {
-    const status = await peer.client.status();
-    peer.status = status;
-    const peerHeight = BigInt(status.block_id);
+  private async switchTo(peer: Peer, chosenFrom: number, chosen: readonly string[]): Promise<void> {
+    // The core may not have seen the latest blocks written here yet: the blocks of the path this node
+    // already holds are skipped, so that nothing is taken back only to be taken again.
+    const held = await this.db.query<{ id: string; hash: unknown }>(
+      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" > $1 AND "id" <= $2 ORDER BY "block_chain"."id"`,
+      [chosenFrom, chosenFrom + chosen.length],
+    );
+    let skip = 0;
+    while (skip < held.length && asBuffer(held[skip].hash).toString('hex') === chosen[skip]) skip++;
+    const commonHeight = chosenFrom + skip;
+    const path = chosen.slice(skip);
+    if (path.length === 0) return;
+    if (commonHeight < this.finality.rollbackFloor) {
+      this.logger.warn(
+        `${peer.url}'s chain would take back final block ${this.finality.rollbackFloor}: refused`,
+      );
+      return;
+    }
     const tip = await this.producer.tip(this.db, false);
-    if (!isBetterChain(status, tip)) return;
-    const common = await this.lastCommonBlock(peer, tip);
-    if (common === undefined) return;
-    if (common < tip.id) {
-      const depth = Number(tip.id - common);
-      // Enough of the peer's blocks to be as long as ours (and better) before ours are taken back.
-      const last = peerHeight < tip.id + 1n ? peerHeight : tip.id + 1n;
-      const blocks = await this.fetchBlocks(peer, common + 1n, last);
-      if (!blocks) return;
+    for (let from = 0; from < path.length;) {
+      const count = Math.min(BLOCKS_PER_REQUEST, path.length - from);
+      const blocks = await this.fetchBlocks(
+        peer,
+        BigInt(commonHeight + from + 1),
+        BigInt(commonHeight + from + count),
+      );
+      if (!blocks) throw new Error(`${peer.url} no longer serves the blocks`);
+      blocks.forEach((block, index) => {
+        if (
+          parseBlock(block).header.blockHash &&
+          hexOf(parseBlock(block).header.blockHash) !== path[from + index]
+        ) {
+          throw new Error(`${peer.url} holds another chain now`);
+        }
+      });
+      const depth = from === 0 ? Number(tip.id) - commonHeight : 0;
       let requeued: Buffer[] = [];
       try {
         await this.lock.run(async () => {
-          requeued = (await this.rollback.rollbackHeld(depth, { requeue: true })).requeued;
+          if (depth > 0) requeued = (await this.rollback.rollbackHeld(depth, { requeue: true })).requeued;
           for (const block of blocks) this.measure(await this.receiver.applyHeld(block, this.checkTx));
         });
-        this.logger.log(
-          `left ${depth} blocks of a shorter fork for the chain of ${peer.url}; ${requeued.length} transactions queued again`,
-        );
+        if (depth > 0) {
+          this.metrics.reorganized(depth);
+          this.logger.log(
+            `left ${depth} blocks of another branch for the chain of ${peer.url}; ${requeued.length} transactions queued again`,
+          );
+        }
       } finally {
         // Also when a block of the peer's turned out bad: what was queued again must reach a producer.
         if (requeued.length > 0) this.passOn(requeued);
       }
-    }
-    for (let from = (await this.producer.tip(this.db, false)).id + 1n; from <= peerHeight;) {
-      const to =
-        from + BigInt(BLOCKS_PER_REQUEST) - 1n < peerHeight
-          ? from + BigInt(BLOCKS_PER_REQUEST) - 1n
-          : peerHeight;
-      const blocks = await this.fetchBlocks(peer, from, to);
-      if (!blocks || blocks.length === 0) return;
-      for (const block of blocks) this.measure(await this.receiver.apply(block, this.checkTx));
-      from += BigInt(blocks.length);
+      from += blocks.length;
     }
   }
 
   private checkTx = (txs: readonly Uint8Array[], blockTimeMs: number) =>
     this.txs.checkInBlock(txs, blockTimeMs);
-
-  /** The highest block id whose hash the peer and this node share, looked for back to `rollback_blocks`. */
-  private async lastCommonBlock(peer: Peer, tip: Tip): Promise<bigint | undefined> {
-    const limit = BigInt(Number((await this.parameters.get('rollback_blocks')) ?? 60) || 60);
-    const from = tip.id - limit > 1n ? tip.id - limit : 1n;
-    const theirs = new Map(
-      (await peer.client.hashes(from, Number(tip.id - from + 1n))).map((entry) => [entry.id, entry.hash]),
-    );
-    const ours = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "b"."id"::text AS "id", "b"."hash" FROM "block_chain" AS "b"
-        WHERE "b"."id" BETWEEN $1 AND $2 ORDER BY "b"."id" DESC`,
-      [from.toString(), tip.id.toString()],
-    );
-    for (const row of ours) {
-      if (theirs.get(row.id) === asBuffer(row.hash).toString('hex')) return BigInt(row.id);
-    }
-    this.logger.warn(`${peer.url} shares none of the last ${limit} blocks: its chain is not taken`);
-    return undefined;
-  }
 
   private async fetchBlocks(peer: Peer, from: bigint, to: bigint): Promise<Buffer[] | undefined> {
     const blocks: Buffer[] = [];
@@ -405,6 +473,9 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     const announcement: BlockAnnouncement = {
       block_id: change.height.toString(),
       hash: change.produced.hash.toString('hex'),
+      prev_hash: change.produced.prevHash.toString('hex'),
+      time: change.produced.time.toString(),
+      position: change.produced.position.toString(),
       txs: change.produced.txHashes.map((hash) => hash.toString('hex')),
       committed_at_ms: change.produced.committedAtMs,
     };
@@ -451,9 +522,32 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       if (this.committedAt.size <= ANNOUNCEMENTS_KEPT) break;
       this.committedAt.delete(hash);
     }
-    const before = await this.producer.tip(this.db, false);
-    if (!isBetterChain({ block_id: announcement.block_id, hash: announcement.hash }, before)) return;
-    await this.lock.whileBehind(() => this.syncWith(peer));
+    // Taken already (from a peer's chain, before the news came): its propagation is at most this long.
+    if (this.finality.holds(announcement.block_id, announcement.hash)) {
+      this.committedAt.delete(announcement.hash);
+      this.metrics.blockPropagated(Math.max(0, Date.now() - announcement.committed_at_ms) / 1000);
+      return;
+    }
+    // The block and its parent are what the core needs to place it; it then asks for a switch (a catch-up
+    // when the block extends this node's tip) if the fork choice picks it.
+    await this.finality.learnChain(
+      [
+        {
+          id: String(BigInt(announcement.block_id) - 1n),
+          hash: announcement.prev_hash,
+          time: '0',
+          position: '0',
+        },
+        {
+          id: announcement.block_id,
+          hash: announcement.hash,
+          time: announcement.time,
+          position: announcement.position,
+        },
+      ],
+      key,
+    );
+    this.carryOut([], this.finality.pendingSwitch());
   }
 
   /** A block taken here that its producer announced: the time from its commit there to its commit here. */
@@ -468,46 +562,6 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   /** Transactions a peer passed on: admitted and queued here like a client's, not passed on again. */
   async received(txs: readonly Buffer[]): Promise<number> {
     return (await this.txs.receive(txs)).length;
-  }
-
-  // ---------------------------------------------------------------- confirmations
-
-  /** How many peers hold each of the last blocks, as `confirmations` rows (shown as `confirm` by txinfo). */
-  private async countConfirmations(): Promise<void> {
-    const peers = this.usablePeers();
-    if (peers.length === 0) return;
-    const tip = await this.producer.tip(this.db, false);
-    const from =
-      tip.id - BigInt(CONFIRMATION_DEPTH) + 1n > 1n ? tip.id - BigInt(CONFIRMATION_DEPTH) + 1n : 1n;
-    const answers = await Promise.all(
-      peers.map((peer) =>
-        peer.client
-          .hashes(from, Number(tip.id - from + 1n))
-          .then((hashes) => new Map(hashes.map((entry) => [entry.id, entry.hash])))
-          .catch(() => undefined),
-      ),
-    );
-    const ours = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" BETWEEN $1 AND $2`,
-      [from.toString(), tip.id.toString()],
-    );
-    const ids: string[] = [];
-    const good: number[] = [];
-    const bad: number[] = [];
-    for (const row of ours) {
-      const hash = asBuffer(row.hash).toString('hex');
-      ids.push(row.id);
-      good.push(answers.filter((answer) => answer?.get(row.id) === hash).length);
-      // An unanswered peer counts as a mismatch, as in the reference.
-      bad.push(answers.filter((answer) => answer?.get(row.id) !== hash).length);
-    }
-    if (ids.length === 0) return;
-    await this.db.query(
-      `INSERT INTO "confirmations" ("block_id", "good", "bad", "time")
-       SELECT "v"."id", "v"."good", "v"."bad", $4 FROM unnest($1::bigint[], $2::int[], $3::int[]) AS "v"("id", "good", "bad")
-       ON CONFLICT ("block_id") DO UPDATE SET "good" = EXCLUDED."good", "bad" = EXCLUDED."bad", "time" = EXCLUDED."time"`,
-      [ids, good, bad, Math.floor(Date.now() / 1000)],
-    );
   }
 
   // ---------------------------------------------------------------- membership
@@ -534,6 +588,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         peer.status && peer.key && !keys.has(peer.key) && this.config.network.peers.includes(peer.url),
     );
     if (joining.length === 0) return;
+    // One node per change (Raft's single-server change): any majority of the honor nodes before it and any
+    // majority after it share a node, so nodes still counting votes with the old list cannot finalise
+    // a block that conflicts with one final under the new list.
+    joining.splice(1);
     const nodes: HonorNode[] = [
       ...listed,
       ...joining.map((peer) => ({
@@ -578,6 +636,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         api_address: peer.url,
         public_key: peer.status?.public_key ?? '',
         block_id: peer.status?.block_id ?? '0',
+        final_block_id: peer.status?.final_block_id ?? '0',
         last_block_time: peer.status?.time ?? '0',
         reachable: peer.reachable,
         banned_until: banned > Date.now() ? String(Math.floor(banned / 1000)) : '0',
@@ -595,18 +654,4 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     }
     return [...this.peers.values()].filter((peer) => peer.isolated).map((peer) => peer.url);
   }
-}
-
-/**
- * The fork choice every node makes the same way: the longer chain, and of two as long, the one whose last
- * block has the lower hash. Two nodes that made a block each at one height thus both keep the same one.
- */
-export function isBetterChain(
-  theirs: { block_id: string; hash: string },
-  ours: { id: bigint; hash: Buffer | string },
-): boolean {
-  const height = BigInt(theirs.block_id);
-  if (height !== ours.id) return height > ours.id;
-  const ourHash = typeof ours.hash === 'string' ? ours.hash : ours.hash.toString('hex');
-  return theirs.hash.toLowerCase() < ourHash.toLowerCase();
 }

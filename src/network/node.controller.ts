@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
+import { Finality } from '../chain/finality.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { ApiError } from '../common/api-error';
 import { dtoFailures, type DtoClass } from '../common/dto/dto-fields';
@@ -18,10 +19,12 @@ import {
   MAX_BLOCKS_PER_REQUEST,
   MAX_HASHES_PER_REQUEST,
   PassedTransactionsBody,
+  VotesBody,
+  VotesQuery,
 } from './network.dto';
 import { NetworkService } from './network.service';
 import { verifyRequest } from './node-auth';
-import type { PeerStatus } from './peer-client';
+import type { ChainEntry, PeerStatus } from './peer-client';
 
 /** A batch of blocks stops growing past this many bytes (one block alone may be larger). */
 const BLOCK_BATCH_BYTES = 16 * 1024 * 1024;
@@ -41,6 +44,7 @@ export class NodeController {
     private readonly identity: NodeIdentity,
     private readonly producer: BlockProducer,
     private readonly network: NetworkService,
+    private readonly finality: Finality,
   ) {}
 
   /** Block 1 and the addresses its node listed itself with: what a new node of the network starts from. */
@@ -71,6 +75,7 @@ export class NodeController {
       public_key: publicKeyHex04(this.identity.keys.node.publicKey),
       api_address: this.config.apiAddress,
       tcp_address: this.config.tcpAddress,
+      final_block_id: (await this.finality.finalized()).id.toString(),
     };
     sendJson(res, 200, answer);
   }
@@ -79,14 +84,18 @@ export class NodeController {
   async hashes(@Req() req: ApiRequest, @Res() res: Response, @Form() range: BlockRangeQuery) {
     await this.authenticate(req, 'any node');
     const count = range.count > BigInt(MAX_HASHES_PER_REQUEST) ? BigInt(MAX_HASHES_PER_REQUEST) : range.count;
-    const rows = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "b"."id"::text AS "id", "b"."hash" FROM "block_chain" AS "b"
-        WHERE "b"."id" >= $1 AND "b"."id" < $2 ORDER BY "b"."id"`,
+    const rows = await this.db.query<{ id: string; hash: unknown; time: string; node_position: string }>(
+      `SELECT "b"."id"::text AS "id", "b"."hash", "b"."time"::text AS "time", "b"."node_position"::text AS "node_position"
+         FROM "block_chain" AS "b" WHERE "b"."id" >= $1 AND "b"."id" < $2 ORDER BY "b"."id"`,
       [range.from.toString(), (range.from + count).toString()],
     );
-    sendJson(res, 200, {
-      hashes: rows.map((row) => ({ id: row.id, hash: asBuffer(row.hash).toString('hex') })),
-    });
+    const hashes: ChainEntry[] = rows.map((row) => ({
+      id: row.id,
+      hash: asBuffer(row.hash).toString('hex'),
+      time: row.time,
+      position: row.node_position,
+    }));
+    sendJson(res, 200, { hashes });
   }
 
   @Get('blocks')
@@ -119,6 +128,22 @@ export class NodeController {
     // Taken after the answer: the producer does not wait for its peers to run its block.
     sendJson(res, 202, {});
     void this.network.announced(key, body).catch(() => undefined);
+  }
+
+  /** The honor nodes' signed votes recorded here from a height on (a peer that missed some asks). */
+  @Get('votes')
+  async votes(@Req() req: ApiRequest, @Res() res: Response, @Form() query: VotesQuery) {
+    await this.authenticate(req, 'any node');
+    sendJson(res, 200, { votes: await this.finality.votesFrom(query.from) });
+  }
+
+  /** An honor node's new votes. */
+  @Post('votes')
+  async receiveVotes(@Req() req: ApiRequest, @Res() res: Response) {
+    const key = await this.authenticate(req, 'honor node');
+    const body = readJson(req, VotesBody);
+    sendJson(res, 202, {});
+    void this.finality.receive(body.votes, key).catch(() => undefined);
   }
 
   @Post('txs')

@@ -1,4 +1,5 @@
 /** Requests to another honor node's node-to-node routes (`/node/v1/…`), signed, bounded and timed out. */
+import type { SignedVote } from '../chain/finality.service';
 
 /** What a node says of itself and its chain (`GET /node/v1/status`). */
 export interface PeerStatus {
@@ -11,11 +12,30 @@ export interface PeerStatus {
   public_key: string;
   api_address: string;
   tcp_address: string;
+  /** The highest final block it holds. */
+  final_block_id: string;
+}
+
+/** A block of a node's chain as `GET /node/v1/hashes` lists it. */
+export interface ChainEntry {
+  id: string;
+  /** Hex. */
+  hash: string;
+  /** Unix seconds. */
+  time: string;
+  /** Its producer's position. */
+  position: string;
 }
 
 export interface BlockAnnouncement {
   block_id: string;
   hash: string;
+  /** Its parent's hash, hex. */
+  prev_hash: string;
+  /** Unix seconds. */
+  time: string;
+  /** Its producer's position. */
+  position: string;
   /** Hex hashes of the block's transactions. */
   txs: string[];
   /** When the block committed on its producer (ms): the receiver measures propagation from it. */
@@ -44,12 +64,16 @@ export class PeerClient {
     return this.get<PeerStatus>('/node/v1/status');
   }
 
-  async hashes(from: bigint, count: number): Promise<{ id: string; hash: string }[]> {
-    return (
-      await this.get<{ hashes: { id: string; hash: string }[] }>(
-        `/node/v1/hashes?from=${from}&count=${count}`,
-      )
-    ).hashes;
+  async hashes(from: bigint, count: number): Promise<ChainEntry[]> {
+    return (await this.get<{ hashes: ChainEntry[] }>(`/node/v1/hashes?from=${from}&count=${count}`)).hashes;
+  }
+
+  async votes(from: bigint): Promise<SignedVote[]> {
+    return (await this.get<{ votes: SignedVote[] }>(`/node/v1/votes?from=${from}`)).votes;
+  }
+
+  async sendVotes(votes: readonly SignedVote[]): Promise<void> {
+    await this.post('/node/v1/votes', { votes });
   }
 
   async blocks(from: bigint, count: number): Promise<Buffer[]> {

@@ -67,6 +67,22 @@ export class PrometheusMetrics {
     buckets: BLOCK_BUCKETS,
     registers: [this.registry],
   });
+  private readonly finalizedBlock = new Gauge({
+    name: 'ibax_finalized_block_id',
+    help: 'The highest final block this node holds: voted for by more than half of the honor nodes',
+    registers: [this.registry],
+  });
+  private readonly reorgs = new Counter({
+    name: 'ibax_reorgs_total',
+    help: 'Times this node took back blocks of its chain to follow another branch',
+    registers: [this.registry],
+  });
+  private readonly reorgDepth = new Histogram({
+    name: 'ibax_reorg_depth_blocks',
+    help: 'Blocks taken back by each switch to another branch',
+    buckets: [1, 2, 3, 5, 10, 20, 60],
+    registers: [this.registry],
+  });
   private readonly peerCount = new Gauge({
     name: 'ibax_peers',
     help: 'Other honor nodes, by state: reachable (answered the last look), unreachable, banned (here, for bad blocks)',
@@ -203,6 +219,15 @@ export class PrometheusMetrics {
 
   blockPropagated(seconds: number): void {
     this.blockPropagation.observe(seconds);
+  }
+
+  finalized(blockId: number): void {
+    this.finalizedBlock.set(blockId);
+  }
+
+  reorganized(depth: number): void {
+    this.reorgs.inc();
+    this.reorgDepth.observe(depth);
   }
 
   blockReplayed(seconds: number): void {

@@ -243,7 +243,7 @@ describe('a scheduled row', () => {
     expect(ticked).toEqual([from]);
     // Back to two blocks before it: the next block is not due, so nothing makes it before we look.
     const top = await height();
-    const undone = await node.client.rpc('admin.rollbackBlocks', [top - from + 2]);
+    const undone = await node.client.rpc('admin.rollbackBlocks', [top - from + 2, true]);
     expect(Number(undone.max_block_id)).toBe(from - 2);
     expect(await height()).toBe(from - 2);
     expect((await ticks('TickA')).filter((block) => block === from)).toEqual([]);

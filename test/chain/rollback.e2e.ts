@@ -88,7 +88,22 @@ it('takes the last 3 blocks back to the exact previous state, and production goe
   expect(after).toBe(height + 3);
   expect((await founder.get('/api/v2/contract/AddNote')).status).toBe(200);
 
-  const undo = await node.client.rpc('admin.rollbackBlocks', [3]);
+  // On a node alone every block is final once written: taking one back is the operator's explicit decision.
+  expect(await node.client.rpc('ibax.finalizedBlockId')).toBe(height + 3);
+  expect(await node.client.rpc('chain.finalizedBlockId')).toBe(height + 3);
+  const refused = await node.client.rpcRaw({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'admin.rollbackBlocks',
+    params: [3],
+  });
+  expect(refused.body.error).toEqual({
+    code: -32000,
+    message: `cannot roll back 3 blocks: block ${height + 3} is final (voted for by a majority of the honor nodes); force to take it back`,
+  });
+  expect(await node.client.rpc('ibax.maxBlockId')).toBe(height + 3);
+  const undo = await node.client.rpc('admin.rollbackBlocks', [3, true]);
+  expect(await node.client.rpc('ibax.finalizedBlockId')).toBe(height);
   expect(undo).toEqual({ rolled_back: 3, max_block_id: height });
   expect(await snapshot()).toEqual(before);
   expect((await founder.get('/api/v2/contract/AddNote')).status).toBe(404);
@@ -106,6 +121,7 @@ it('takes the last 3 blocks back to the exact previous state, and production goe
     Conditions: 'true',
   });
   expect(next.status.blockid).toBe(String(height + 1));
+  expect(await node.client.rpc('ibax.finalizedBlockId')).toBe(height + 1);
   const previous = await node.client.get(`/api/v2/block/${height}`);
   const detailed = await node.client.rpc('ibax.detailedBlock', [String(height + 1)]);
   expect(detailed.header.block_id).toBe(height + 1);
@@ -118,7 +134,7 @@ it('refuses to roll back the genesis block or a count that is not positive', asy
     jsonrpc: '2.0',
     id: 1,
     method: 'admin.rollbackBlocks',
-    params: [height],
+    params: [height, true],
   });
   expect(tooMany.body.error.code).toBe(-32000);
   expect(tooMany.body.error.message).toMatch(/^cannot roll back \d+ blocks/);

@@ -64,7 +64,7 @@ it.runIf(onServer)('a second process follows the blocks and rollbacks of the pro
   }
   const height = await maxBlockId(producer);
   expect((await node.client.get(`/api/v2/block/${height}`)).status).toBe(200);
-  expect(await producer.client.rpc('admin.rollbackBlocks', [2])).toMatchObject({ rolled_back: 2 });
+  expect(await producer.client.rpc('admin.rollbackBlocks', [2, true])).toMatchObject({ rolled_back: 2 });
   await until(async () => (await maxBlockId(node)) === height - 2);
   const gone = await node.client.get(`/api/v2/block/${height}`);
   expect(gone.status).toBe(404);

@@ -161,7 +161,7 @@ describe.each([
       const height = Number(await node.client.rpc('ibax.maxBlockId'));
       if (height < Number(adjusted.blockid)) break;
       const count = height - Number(adjusted.blockid) + 1;
-      const undo = await node.client.rpc('admin.rollbackBlocks', [count]);
+      const undo = await node.client.rpc('admin.rollbackBlocks', [count, true]);
       expect(undo).toMatchObject({ rolled_back: count });
     }
     expect(await stock()).toEqual({ qty: '501', price: '4' });

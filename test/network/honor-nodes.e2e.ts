@@ -189,6 +189,7 @@ describe('three honor nodes', () => {
         'api_address',
         'public_key',
         'block_id',
+        'final_block_id',
         'last_block_time',
         'reachable',
         'banned_until',
@@ -196,6 +197,7 @@ describe('three honor nodes', () => {
       expect(peer).toMatchObject({ reachable: true, banned_until: '0' });
       expect(typeof peer.position).toBe('number');
       expect(peer.block_id).toMatch(/^[1-9]\d*$/);
+      expect(peer.final_block_id).toMatch(/^[1-9]\d*$/);
       expect(peer.last_block_time).toMatch(/^\d{10}$/);
       expect(peer.public_key).toMatch(/^04[0-9a-f]{128}$/);
     }
@@ -261,12 +263,41 @@ describe('three honor nodes', () => {
       members.map((member) => member.client.get('/api/v2/ecosystemparams?ecosystem=1')),
     );
     for (const answer of parameters) expect(answer.body).toEqual(parameters[0].body);
-    // txinfo counts the peers that hold a transaction's block.
-    await until('confirmations are counted', async () => {
-      const info = await members[0].client.get(`/api/v2/txinfo/${hashes[0]}`);
-      return Number(info.body.confirm) === COUNT - 1;
+    // txinfo counts the honor nodes' votes for a transaction's block: a majority at least (it is final;
+    // a node that voted for another block at that height during a fork votes there no more).
+    await until('the votes are counted', async () => {
+      const info = await members[0].client.get(`/api/v2/txinfo/${hashes[hashes.length - 1]}`);
+      return info.status === 200 && typeof info.body.confirm === 'number' && info.body.confirm >= 2;
     });
   }, 180_000);
+
+  it('agree on final blocks: each node finalises the same blocks, and none is taken back without force', async () => {
+    const lastTx = await send(members[0], 'finality_probe');
+    const mined = await members[0].client.waitForTransactions([lastTx], { timeoutMs: 60_000 });
+    const block = Number(mined[lastTx].blockid);
+    for (const member of members) {
+      await until(`node ${member.index} finalises block ${block}`, async () => {
+        const final = await rpc<number>(member, 'ibax.finalizedBlockId');
+        return typeof final === 'number' && final >= block;
+      });
+    }
+    // The same final block on every node (the one with the lowest final height is compared).
+    const finals = await Promise.all(members.map((member) => rpc<number>(member, 'chain.finalizedBlockId')));
+    const common = Math.min(...finals);
+    const hashesAt = await Promise.all(
+      members.map(async (member) => (await member.client.get(`/api/v2/block/${common}`)).body.hash),
+    );
+    expect(new Set(hashesAt).size).toBe(1);
+    // Each peer reports its final height (as of this node's last look at it).
+    await until('the peers report their final heights', async () => {
+      const peers = await rpc<{ final_block_id: string }[]>(members[0], 'net.peers');
+      return peers.every((peer) => Number(peer.final_block_id) >= block);
+    });
+    // The metric follows.
+    const metrics = await (await fetch(`${members[0].url}/metrics`)).text();
+    expect(Number(/^ibax_finalized_block_id (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(block);
+    expect(metrics).toMatch(/^ibax_reorgs_total \d+$/m);
+  }, 120_000);
 
   it('go on without a node that was killed, and the node catches up when it is back', async () => {
     const [first, second, third] = members;
@@ -300,9 +331,24 @@ describe('three honor nodes', () => {
     // The alone node makes blocks in its own slots: a fork.
     await first.client.waitForTransactions(majority, { timeoutMs: 60_000 });
     await third.client.waitForTransactions(minority, { timeoutMs: 60_000 });
+    const minorityFinal = await rpc<number>(third, 'ibax.finalizedBlockId');
+    // The two together are a majority: their blocks become final; the one alone finalises nothing.
+    const majorityBlock = Number((await first.client.txStatus([majority[3]]))[majority[3]].blockid);
+    await until('the majority finalises its blocks', async () => {
+      return (await rpc<number>(first, 'ibax.finalizedBlockId')) >= majorityBlock;
+    });
+    const majorityFinal = await rpc<number>(first, 'ibax.finalizedBlockId');
+    const majorityFinalHash = (await first.client.get(`/api/v2/block/${majorityFinal}`)).body.hash;
     await sleep(6 * SLOT_MS);
+    expect(await rpc<number>(third, 'ibax.finalizedBlockId')).toBe(minorityFinal);
     for (const member of [first, second, third]) await rpc(member, 'admin.isolatePeers', [[]]);
     await converged();
+    // Healed: the majority's final blocks stayed, on every node, and the minority's branch gave way.
+    for (const member of members) {
+      expect((await member.client.get(`/api/v2/block/${majorityFinal}`)).body.hash).toBe(majorityFinalHash);
+    }
+    const reorgs = await (await fetch(`${third.url}/metrics`)).text();
+    expect(Number(/^ibax_reorgs_total (\d+)$/m.exec(reorgs)?.[1])).toBeGreaterThanOrEqual(1);
     // The alone node's transactions were queued again when it left its fork, and reached the chain.
     await until('every transaction of the split is in the chain', async () => {
       for (const hash of [...majority, ...minority]) {

@@ -420,7 +420,7 @@ const RPC_CALLS: RpcCall[] = [
   { method: 'rpc.discover', params: () => [] },
   { method: 'admin.startJsonRpc', params: () => ['ibax,chain,net,admin,debug'] },
   // Last: it takes the newest block back, and then JSON-RPC stops.
-  { method: 'admin.rollbackBlocks', params: () => [1] },
+  { method: 'admin.rollbackBlocks', params: () => [1, true] },
   { method: 'admin.stopJsonRpc', params: () => [] },
 ];
 let rpcLoginToken = '';

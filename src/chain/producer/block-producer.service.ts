@@ -28,6 +28,7 @@ import {
   type SlotClock,
 } from '../honor-nodes';
 import { ChainLock } from '../chain-lock';
+import { Finality } from '../finality.service';
 import { storeBlock } from './block-store';
 import { ChainEvents, type BlockNotices } from '../chain-events';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
@@ -43,6 +44,9 @@ const LOCK_RETRY_MS = 2_000;
 export interface ProducedBlock {
   id: bigint;
   hash: Buffer;
+  prevHash: Buffer;
+  /** Unix seconds. */
+  time: bigint;
   txCount: number;
   failed: number;
 }
@@ -99,6 +103,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly nodeState: NodeStateService,
     private readonly metrics: PrometheusMetrics,
     private readonly lock: ChainLock,
+    private readonly finality: Finality,
   ) {}
 
   get isProducer(): boolean {
@@ -164,6 +169,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     if (this.holdsLock) return;
     if (!this.config.databaseUrl) {
       this.holdsLock = true;
+      await this.finality.start();
       return;
     }
     const runner = this.lockHolder ?? this.db.dataSource.createQueryRunner();
@@ -174,6 +180,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       ])) as { locked: boolean }[];
       this.holdsLock = row?.locked === true;
       if (this.holdsLock) this.logger.log('this process produces the blocks');
+      if (this.holdsLock) await this.finality.start();
       else await runner.release();
       if (!this.holdsLock) this.lockHolder = undefined;
     } catch (error) {
@@ -217,7 +224,15 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const closing = clock.nodes > 1 && now >= this.buildEndsAt(clock, slot);
       const ours = this.position >= 0 && slot % clock.nodes === this.position && !closing;
       let produced = false;
-      if (ours && this.nodeState.state === 'running' && !this.stopped && !this.lock.behindPeers) {
+      // The consensus core has the last word: this node's chain must be the one the fork choice picks, and
+      // not behind one it knows of.
+      if (
+        ours &&
+        this.nodeState.state === 'running' &&
+        !this.stopped &&
+        !this.lock.behindPeers &&
+        this.finality.mayProduce(now)
+      ) {
         this.producing = this.produce();
         produced = (await this.producing) !== undefined;
       }
@@ -345,7 +360,14 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
         kind: 'block',
         height: block.id,
         notices,
-        produced: { hash: block.hash, txHashes, committedAtMs: Date.now() },
+        produced: {
+          hash: block.hash,
+          prevHash: block.prevHash,
+          time: block.time,
+          position: this.position,
+          txHashes,
+          committedAtMs: Date.now(),
+        },
       });
       this.metrics.blockProduced((performance.now() - started) / 1000);
       if (changedPlatformParameters) await this.contracts.loadPrices();
@@ -459,6 +481,13 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       time,
       executed,
     });
-    return { id: blockId, hash, txCount: executed.included.length, failed: executed.failed.length };
+    return {
+      id: blockId,
+      hash,
+      prevHash: tip.hash,
+      time,
+      txCount: executed.included.length,
+      failed: executed.failed.length,
+    };
   }
 }

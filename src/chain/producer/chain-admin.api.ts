@@ -18,13 +18,14 @@ export class ChainAdminRpc {
       '`count` blocks (1 to 1,000,000), newest first, in one database transaction: their changes are ' +
       'undone, their transactions leave the block with a "rolled back" status and are not mined again, and ' +
       'the tip moves back. The genesis block stays: a count that would reach it answers -32000 "cannot ' +
-      'roll back …". Served only when JSONRPC_NAMESPACES lists admin.',
+      'roll back …". So do final blocks (voted for by a majority of the honor nodes) unless `force` is true; ' +
+      'a forced rollback is logged as a warning. Served only when JSONRPC_NAMESPACES lists admin.',
     result: s.object({ rolled_back: s.integer(), max_block_id: s.integer() }),
     errors: ['E_SERVER'],
   })
-  async rollbackBlocks({ count }: RollbackBlocksParams) {
+  async rollbackBlocks({ count, force }: RollbackBlocksParams) {
     if (count < 1n || count > 1_000_000n) throw RpcError.invalidParams(`params ${count} invalid`);
-    const result = await this.rollback.rollback(Number(count));
+    const result = await this.rollback.rollback(Number(count), { force: force === true });
     return { rolled_back: result.rolledBack, max_block_id: result.maxBlockId };
   }
 }

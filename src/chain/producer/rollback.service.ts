@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { readBlockContent } from '../block-content';
 import { ChainLock } from '../chain-lock';
+import { Finality } from '../finality.service';
 import { parseBlock } from '../codec';
 import { ApiError } from '../../common/api-error';
 import { ChainEvents } from '../chain-events';
@@ -21,6 +22,11 @@ export interface RollbackOptions {
    * of marking them rolled back: a node leaving a fork for a longer chain loses no accepted transaction.
    */
   requeue?: boolean;
+  /**
+   * Take back final blocks too (an operator's decision, logged as a warning): without it, a rollback that
+   * would reach below the highest final block is refused.
+   */
+  force?: boolean;
 }
 
 /** What a rolled-back transaction's status says: it is no longer in a block, and why. */
@@ -42,6 +48,7 @@ export class ChainRollback {
     private readonly contracts: ContractsService,
     private readonly events: ChainEvents,
     private readonly lock: ChainLock,
+    private readonly finality: Finality,
   ) {}
 
   rollback(count: number, options: RollbackOptions = {}): Promise<RollbackResult> {
@@ -63,10 +70,20 @@ export class ChainRollback {
           `cannot roll back ${count} blocks: the chain has ${height - 1n} after the genesis block`,
         );
       }
-      for (let id = height; id > height - BigInt(count); id--) {
+      const newTip = height - BigInt(count);
+      const final = await this.finality.finalized(sql);
+      if (newTip < final.id) {
+        if (!options.force) {
+          throw ApiError.server(
+            `cannot roll back ${count} blocks: block ${final.id} is final (voted for by a majority of the honor nodes); force to take it back`,
+          );
+        }
+        this.logger.warn(`rolling back across final block ${final.id} to block ${newTip}, as forced`);
+        await this.finality.forgetAbove(newTip, sql);
+      }
+      for (let id = height; id > newTip; id--) {
         requeued.unshift(...(await this.undoBlock(sql, id, options.requeue === true)));
       }
-      const newTip = height - BigInt(count);
       await this.moveTip(sql, newTip);
       await this.contracts.resync(sql);
       await this.events.announce(sql, { kind: 'rollback', height: newTip });

@@ -19,10 +19,11 @@ Commands
                                      with hashes it exits once all are settled (0, or 1 if one failed),
                                      without them it runs until Ctrl-C (exit 0) or --timeout
   block <id>                         a block with its transactions (detailed_blocks)
-  rollback <n>                       take the last n blocks off the chain (admin.rollbackBlocks; the node
-                                     must serve the admin namespace: JSONRPC_NAMESPACES=ibax,chain,net,admin)
+  rollback <n> [--force]             take the last n blocks off the chain (admin.rollbackBlocks; the node
+                                     must serve the admin namespace: JSONRPC_NAMESPACES=ibax,chain,net,admin);
+                                     final blocks only with --force
   peers                              the other honor nodes as the node sees them (net.peers): position,
-                                     address, height, last block time, reachable, banned until
+                                     address, height, final height, last block time, reachable, banned until
   version                            this client's version (JSON: version, branch, commit)
   help                               this text
 
@@ -49,6 +50,7 @@ const OPTIONS = {
   out: { type: 'string' },
   cryptoer: { type: 'string' },
   hasher: { type: 'string' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -66,7 +68,7 @@ const COMMAND_OPTIONS: Record<string, OptionName[]> = {
   call: [...KEY_OPTIONS, 'ecosystem', 'format', 'no-wait', 'timeout'],
   status: [...KEY_OPTIONS, 'ecosystem'],
   block: [],
-  rollback: [],
+  rollback: ['force'],
   peers: [],
   watch: ['timeout'],
 };
@@ -82,6 +84,7 @@ export type CliOptions = {
   out?: string;
   cryptoer?: string;
   hasher?: string;
+  force?: boolean;
   help?: boolean;
   version?: boolean;
 };

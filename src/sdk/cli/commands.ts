@@ -401,7 +401,7 @@ const rollback: Command = async (context) => {
   const count = positiveInteger(context.args[0], 'block count');
   const client = new IbaxClient(context.nodeUrl);
   try {
-    return await client.rpc('admin.rollbackBlocks', [count]);
+    return await client.rpc('admin.rollbackBlocks', [count, context.options.force === true]);
   } catch (error) {
     if ((error as { code?: number }).code === -32601) {
       throw new Error(

@@ -1,0 +1,528 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config';
+import {
+  ConsensusCore,
+  slotAt,
+  type BlockHeader,
+  type ConsensusAction,
+  type Hash,
+  type SlotSchedule,
+  type Vote,
+} from '../consensus/consensus-core';
+import { publicKeyHex04 } from '../crypto';
+import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
+import { ChainEvents } from './chain-events';
+import { ChainLock } from './chain-lock';
+import { asciiBytes } from './codec';
+import { activeHonorNodes, agreedSlotMs, bareKey, SLOT_PARAMETERS, slotLengthMs } from './honor-nodes';
+import { NodeCrypto } from './node-crypto.service';
+import { NodeIdentity } from './node-identity.service';
+import { parseHonorNodes, PlatformParametersService } from './platform-parameters.service';
+
+/** A node this many blocks behind the best chain it knows makes no block: it catches up first. */
+const BEHIND_LIMIT = 3;
+/** Votes kept below the final block: what a peer that lagged may still ask for. */
+const VOTES_KEPT_BELOW_FINAL = 1000n;
+/** Checked votes remembered, so that the same vote served again is not checked again. */
+const SEEN_VOTES_KEPT = 20_000;
+/** Votes one answer carries. */
+export const MAX_VOTES_PER_ANSWER = 2000;
+
+/** A vote as nodes send it: signed by its voter's node key. */
+export interface SignedVote {
+  block_id: string;
+  /** Hex. */
+  hash: string;
+  /** The voter's node key, 128 hex digits (04 prefix optional). */
+  public_key: string;
+  /** Hex, 64 bytes r‖s over {@link voteText}. */
+  signature: string;
+}
+
+/** What a vote signs: the network, the height and the block, so that a vote cannot be replayed elsewhere. */
+export function voteText(networkId: bigint | number, blockId: string, hash: string): Uint8Array {
+  return asciiBytes(`IBAX block vote\n${networkId}\n${blockId}\n${hash.toLowerCase()}`);
+}
+
+/**
+ * What the network service carries out for the core, what needs peers: this node's new votes (signed and
+ * recorded already) to send, and the other actions (switch, fetch, ban).
+ */
+export type FinalityActionSink = (ownVotes: SignedVote[], actions: ConsensusAction[]) => void;
+
+interface ChainRow {
+  id: string;
+  hash: unknown;
+  time: string;
+  node_position: string;
+}
+
+/**
+ * The running node's side of the consensus core (src/consensus): it keeps the core in step with the chain
+ * in the database (every block made or taken here is voted for, where the voting rule allows), signs and
+ * records this node's votes before they leave, checks and records the votes of others, records the highest
+ * final block this node holds, and hands what needs the network (sending votes, switching chains, banning)
+ * to the network service. The producer asks it whether to make a block; rollbacks ask it how far back they
+ * may go. The voters are the active honor nodes, in their order; a follower counts votes and casts none.
+ */
+@Injectable()
+export class Finality implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Finality');
+  private core?: ConsensusCore;
+  /** The voters' keys (bare hex) by position: the order the core numbers them in. */
+  private voterKeys: string[] = [];
+  private membership = '';
+  private queue: Promise<unknown> = Promise.resolve();
+  private sink?: FinalityActionSink;
+  private persistedFinal = 0n;
+  /** Votes whose signature was checked here already (height, voter, hash). */
+  private readonly seenVotes = new Set<string>();
+  /** The slot clock the core counts slots with (set before the core is built from the chain). */
+  private schedule?: SlotSchedule;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DatabaseService,
+    private readonly crypto: NodeCrypto,
+    private readonly identity: NodeIdentity,
+    private readonly parameters: PlatformParametersService,
+    private readonly events: ChainEvents,
+    private readonly lock: ChainLock,
+    private readonly metrics: PrometheusMetrics,
+  ) {}
+
+  /** Whether this process takes part in consensus (it makes or takes blocks). */
+  get enabled(): boolean {
+    return this.config.blockProducer && this.config.nodeMode !== 'clb';
+  }
+
+  private started = false;
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.events.subscribe((change) => {
+      if (this.started && change.kind !== 'unknown') void this.serially(() => this.follow());
+    });
+  }
+
+  /**
+   * Called by the producer once this process holds the chain's producer lock: of the processes sharing a
+   * database, only that one votes and follows the network (the others read the record it keeps).
+   */
+  start(): Promise<void> {
+    if (this.started || !this.enabled) return Promise.resolve();
+    this.started = true;
+    return this.serially(() => this.follow());
+  }
+
+  /** The network service takes the actions that need peers. */
+  onActions(sink: FinalityActionSink): void {
+    this.sink = sink;
+  }
+
+  /** The highest final block in this node's database (block 1 before any vote). */
+  async finalized(sql: Sql = this.db): Promise<{ id: bigint; hash: Buffer }> {
+    const row = await sql.one<{ block_id: string; hash: unknown }>(
+      `SELECT "block_id", "hash" FROM "final_block" ORDER BY "block_id" DESC LIMIT 1`,
+    );
+    if (row) return { id: BigInt(row.block_id), hash: asBuffer(row.hash) };
+    const first = await sql.one<{ hash: unknown }>(`SELECT "hash" FROM "block_chain" WHERE "id" = 1`);
+    return { id: first ? 1n : 0n, hash: first ? asBuffer(first.hash) : Buffer.alloc(0) };
+  }
+
+  /** The lowest height a fork switch may take this node's chain back to. */
+  get rollbackFloor(): number {
+    return this.core?.rollbackFloor ?? 1;
+  }
+
+  /** The height of the highest final block this node knows of (held here or not yet). */
+  get finalHeight(): number {
+    return this.core?.final.height ?? 1;
+  }
+
+  /** Whether the core knows the block `hash` (on this node's chain or another it heard of). */
+  knows(hash: string): boolean {
+    return this.core?.header(hash.toLowerCase()) !== undefined;
+  }
+
+  /** Whether this node's chain holds block `hash` at `id` (as far as the core has seen). */
+  holds(id: string, hash: string): boolean {
+    return this.core?.chainAt(Number(id)) === hash.toLowerCase();
+  }
+
+  /** The node key (bare hex) of voter `position`. */
+  voterKey(position: number): string | undefined {
+    return this.voterKeys[position];
+  }
+
+  /** The voter position of a node key (bare or 04-prefixed hex), or -1. */
+  voterOf(publicKeyHex: string): number {
+    return this.voterKeys.indexOf(bareKey(publicKeyHex));
+  }
+
+  /**
+   * Whether this node makes a block now, as the core decides: its slot and build share, its chain being
+   * the one the fork choice picks, and not being behind a chain it knows of.
+   */
+  mayProduce(nowMs = Date.now()): boolean {
+    if (!this.core) return true;
+    return this.core.mayProduce(nowMs) !== undefined;
+  }
+
+  /** The block the fork choice picks now, when it is not this node's tip. */
+  pendingSwitch(): ConsensusAction[] {
+    return this.core ? this.core.learned([], -1) : [];
+  }
+
+  // ------------------------------------------------------------------------------ what peers tell
+
+  /** Votes a peer sent or served: each checked against its voter's key, recorded, and counted. */
+  receive(votes: readonly SignedVote[], sourceKey: string): Promise<number> {
+    return this.serially(async () => {
+      if (!this.started) return 0;
+      await this.follow();
+      const core = this.core;
+      if (!core) return 0;
+      const taken: Vote[] = [];
+      const rows: { voter: Buffer; hash: Buffer; signature: Buffer; id: string }[] = [];
+      for (const signed of votes) {
+        const voter = this.voterOf(signed.public_key);
+        const height = Number(signed.block_id);
+        if (voter < 0 || voter === core.options.self || !Number.isSafeInteger(height) || height < 1) continue;
+        // Peers serve the same votes again each round: a signature is checked once.
+        const seen = `${signed.block_id}:${voter}:${signed.hash.toLowerCase()}`;
+        if (this.seenVotes.has(seen)) continue;
+        try {
+          this.crypto.signer.verify(
+            Buffer.from(bareKey(signed.public_key), 'hex'),
+            voteText(this.config.networkId, signed.block_id, signed.hash),
+            Buffer.from(signed.signature, 'hex'),
+          );
+        } catch {
+          continue;
+        }
+        if (this.seenVotes.size >= SEEN_VOTES_KEPT) this.seenVotes.clear();
+        this.seenVotes.add(seen);
+        // Votes at or below the final block still count as confirmations; the core needs only those above.
+        if (height > core.final.height) taken.push({ voter, height, hash: signed.hash.toLowerCase() });
+        rows.push({
+          id: signed.block_id,
+          voter: Buffer.from(bareKey(signed.public_key), 'hex'),
+          hash: Buffer.from(signed.hash, 'hex'),
+          signature: Buffer.from(signed.signature, 'hex'),
+        });
+      }
+      if (rows.length === 0) return 0;
+      await this.storeVotes(rows);
+      if (taken.length > 0) await this.carryOut(core.received(taken, this.voterOf(sourceKey)));
+      return rows.length;
+    });
+  }
+
+  /**
+   * A peer's chain above this node's highest final block, as `hashes` entries (id, hash, time, position),
+   * lowest first and starting with a block this node holds.
+   */
+  learnChain(
+    entries: readonly { id: string; hash: string; time: string; position: string }[],
+    sourceKey: string,
+  ) {
+    return this.serially(async () => {
+      if (!this.started) return;
+      await this.follow();
+      const core = this.core;
+      if (!core || entries.length < 2) return;
+      const headers: BlockHeader[] = [];
+      for (let index = 1; index < entries.length; index++) {
+        headers.push(this.headerOf(entries[index], entries[index - 1].hash));
+      }
+      await this.carryOut(core.learned(headers, this.voterOf(sourceKey)));
+    });
+  }
+
+  /** A block the fork choice wanted could not be had, or was bad: the core stops waiting for it. */
+  unavailable(hash: string): Promise<void> {
+    return this.serially(async () => {
+      if (this.core) await this.carryOut(this.core.unavailable(hash.toLowerCase()));
+    });
+  }
+
+  /** The signed votes recorded here at heights from `from` on, for a peer that missed them. */
+  async votesFrom(from: bigint): Promise<SignedVote[]> {
+    const rows = await this.db.query<{ block_id: string; voter: unknown; hash: unknown; signature: unknown }>(
+      `SELECT "block_id"::text AS "block_id", "voter", "hash", "signature" FROM "block_votes"
+        WHERE "block_id" >= $1 ORDER BY "block_votes"."block_id", "voter" LIMIT ${MAX_VOTES_PER_ANSWER}`,
+      [from.toString()],
+    );
+    return rows.map((row) => ({
+      block_id: row.block_id,
+      hash: asBuffer(row.hash).toString('hex'),
+      public_key: asBuffer(row.voter).toString('hex'),
+      signature: asBuffer(row.signature).toString('hex'),
+    }));
+  }
+
+  /**
+   * After an operator's rollback across the final block: the record follows the chain, and the votes above
+   * it go (the operator overrides them), so the core starts again from the chain as it is.
+   */
+  async forgetAbove(height: bigint, sql: Sql): Promise<void> {
+    await sql.query(`DELETE FROM "final_block" WHERE "block_id" > $1`, [height.toString()]);
+    await sql.query(`DELETE FROM "block_votes" WHERE "block_id" > $1`, [height.toString()]);
+    await sql.query(
+      `INSERT INTO "final_block" ("block_id", "hash") SELECT "id", "hash" FROM "block_chain" WHERE "id" = $1
+       ON CONFLICT ("block_id") DO NOTHING`,
+      [height.toString()],
+    );
+    this.core = undefined;
+    this.persistedFinal = height;
+  }
+
+  // ------------------------------------------------------------------------------ the core in step
+
+  /** One change of the core at a time: events, votes and chains come in from several places at once. */
+  private serially<T>(step: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(step, step);
+    this.queue = result.catch((error: Error) => this.logger.warn(`finality: ${error.message}`));
+    return result;
+  }
+
+  /** Brings the core to the chain in the database: blocks taken back, blocks added, voter changes. */
+  private async follow(): Promise<void> {
+    const membership = await this.readMembership();
+    if (!this.core || membership !== this.membership) {
+      await this.rebuild();
+      return;
+    }
+    const core = this.core;
+    const rows = await this.chainRows(BigInt(core.rollbackFloor));
+    if (rows.length === 0) return;
+    let diverged = rows.findIndex(
+      (row) => core.chainAt(Number(row.id)) !== asBuffer(row.hash).toString('hex'),
+    );
+    if (diverged < 0) {
+      // The database may be shorter than the core (blocks taken back).
+      if (core.tip.height > Number(rows[rows.length - 1].id))
+        core.rolledBack(Number(rows[rows.length - 1].id));
+      return;
+    }
+    if (diverged === 0) {
+      // Even the final block differs: the record was changed under the core (an operator's forced rollback).
+      await this.rebuild();
+      return;
+    }
+    const firstNew = Number(rows[diverged].id);
+    if (core.tip.height >= firstNew) core.rolledBack(firstNew - 1);
+    const actions: ConsensusAction[] = [];
+    for (; diverged < rows.length; diverged++) {
+      actions.push(
+        ...core.applied(
+          this.headerOf(rowEntry(rows[diverged]), asBuffer(rows[diverged - 1].hash).toString('hex')),
+        ),
+      );
+    }
+    await this.carryOut(actions);
+  }
+
+  private async rebuild(): Promise<void> {
+    const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
+    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
+    const active = activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)));
+    const ownKey = bareKey(publicKeyHex04(this.identity.keys.node.publicKey));
+    this.voterKeys = listed.length === 0 ? [ownKey] : active.map((node) => bareKey(node.public_key));
+    this.membership = this.voterKeys.join(',');
+    const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+    if (!first) return;
+    const voters = Math.max(1, this.voterKeys.length);
+    this.schedule = {
+      startMs: Number(first.time) * 1000,
+      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), voters),
+    };
+    const final = await this.finalized();
+    this.persistedFinal = final.id;
+    const rows = await this.chainRows(final.id);
+    if (rows.length === 0 || BigInt(rows[0].id) !== final.id) {
+      throw new Error(`the final block ${final.id} is not in the chain`);
+    }
+    if (asBuffer(rows[0].hash).toString('hex') !== final.hash.toString('hex')) {
+      // Only a change made by hand can get here (every rollback checks the record): the chain is the truth.
+      this.logger.error(
+        `the record names final block ${final.id} with another hash than the chain's: it follows the chain (record ${final.hash.toString('hex')}, chain ${asBuffer(rows[0].hash).toString('hex')} at ${rows[0].id})`,
+      );
+      await this.db.query(`UPDATE "final_block" SET "hash" = $2 WHERE "block_id" = $1`, [
+        final.id.toString(),
+        asBuffer(rows[0].hash),
+      ]);
+    }
+    const headers: BlockHeader[] = [];
+    for (let index = 0; index < rows.length; index++) {
+      headers.push(
+        this.headerOf(
+          rowEntry(rows[index]),
+          index === 0 ? '' : asBuffer(rows[index - 1].hash).toString('hex'),
+        ),
+      );
+    }
+    const recorded = await this.db.query<{ block_id: string; voter: unknown; hash: unknown }>(
+      `SELECT "block_id"::text AS "block_id", "voter", "hash" FROM "block_votes" WHERE "block_id" > $1`,
+      [final.id.toString()],
+    );
+    const votes: Vote[] = [];
+    for (const row of recorded) {
+      const voter = this.voterKeys.indexOf(asBuffer(row.voter).toString('hex'));
+      if (voter >= 0)
+        votes.push({ voter, height: Number(row.block_id), hash: asBuffer(row.hash).toString('hex') });
+    }
+    this.core = new ConsensusCore(
+      {
+        self: this.voterKeys.indexOf(ownKey),
+        voters,
+        schedule: this.schedule,
+        buildShare: this.config.blockBuildShare,
+        behindLimit: BEHIND_LIMIT,
+      },
+      headers[0],
+      headers.slice(1),
+      votes,
+    );
+    this.metrics.finalized(Number(final.id));
+    // Blocks applied while the node was down or before the voters changed are voted for now.
+    await this.carryOut(this.core.received([], -1));
+  }
+
+  private async readMembership(): Promise<string> {
+    const values = await this.parameters.values(['honor_nodes']);
+    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
+    if (listed.length === 0) return bareKey(publicKeyHex04(this.identity.keys.node.publicKey));
+    return activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)))
+      .map((node) => bareKey(node.public_key))
+      .join(',');
+  }
+
+  private chainRows(from: bigint): Promise<ChainRow[]> {
+    return this.db.query<ChainRow>(
+      `SELECT "id"::text AS "id", "hash", "time"::text AS "time", "node_position"::text AS "node_position"
+         FROM "block_chain" WHERE "id" >= $1 ORDER BY "block_chain"."id"`,
+      [from.toString()],
+    );
+  }
+
+  private headerOf(
+    entry: { id: string; hash: string; time: string; position: string },
+    parent: Hash,
+  ): BlockHeader {
+    const schedule = this.schedule;
+    return {
+      height: Number(entry.id),
+      hash: entry.hash.toLowerCase(),
+      parent: parent.toLowerCase(),
+      slot: schedule ? slotAt(schedule, Number(entry.time) * 1000) : 0,
+      producer: Number(entry.position),
+    };
+  }
+
+  /** Votes are signed and recorded before anyone hears of them; final blocks recorded; the rest goes to the network. */
+  private async carryOut(actions: ConsensusAction[]): Promise<void> {
+    const forNetwork: ConsensusAction[] = [];
+    const own: { id: string; voter: Buffer; hash: Buffer; signature: Buffer }[] = [];
+    for (const action of actions) {
+      if (action.kind === 'vote') {
+        const { height, hash } = action.vote;
+        const id = String(height);
+        own.push({
+          id,
+          voter: Buffer.from(this.identity.keys.node.publicKey),
+          hash: Buffer.from(hash, 'hex'),
+          signature: Buffer.from(
+            this.crypto.signer.sign(
+              this.identity.keys.node.privateKey,
+              voteText(this.config.networkId, id, hash),
+            ),
+          ),
+        });
+      } else if (action.kind !== 'final') {
+        forNetwork.push(action);
+      }
+    }
+    if (own.length > 0) await this.storeVotes(own);
+    await this.recordFinal();
+    if (own.length > 0 || forNetwork.length > 0) {
+      const signed = own.map((vote) => ({
+        block_id: vote.id,
+        hash: vote.hash.toString('hex'),
+        public_key: vote.voter.toString('hex'),
+        signature: vote.signature.toString('hex'),
+      }));
+      this.sink?.(signed, forNetwork);
+    }
+  }
+
+  private async storeVotes(rows: readonly { id: string; voter: Buffer; hash: Buffer; signature: Buffer }[]) {
+    await this.db.query(
+      `INSERT INTO "block_votes" ("block_id", "voter", "hash", "signature")
+       SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[])
+       ON CONFLICT ("block_id", "voter") DO NOTHING`,
+      [
+        rows.map((row) => row.id),
+        rows.map((row) => row.voter),
+        rows.map((row) => row.hash),
+        rows.map((row) => row.signature),
+      ],
+    );
+    // txinfo's `confirm`: the votes for the block this node holds at that height; `bad` the votes for others.
+    await this.db.query(
+      `INSERT INTO "confirmations" ("block_id", "good", "bad", "time")
+       SELECT "b"."id", count(*) FILTER (WHERE "v"."hash" = "b"."hash"), count(*) FILTER (WHERE "v"."hash" <> "b"."hash"),
+              $2
+         FROM "block_votes" AS "v" JOIN "block_chain" AS "b" ON "b"."id" = "v"."block_id"
+        WHERE "v"."block_id" = ANY($1::bigint[]) GROUP BY "b"."id"
+       ON CONFLICT ("block_id") DO UPDATE SET "good" = EXCLUDED."good", "bad" = EXCLUDED."bad", "time" = EXCLUDED."time"`,
+      [[...new Set(rows.map((row) => row.id))], Math.floor(Date.now() / 1000)],
+    );
+  }
+
+  /** The highest final block this node holds, recorded once it moves up. */
+  private async recordFinal(): Promise<void> {
+    const core = this.core;
+    if (!core) return;
+    const floor = BigInt(core.rollbackFloor);
+    if (floor <= this.persistedFinal) return;
+    const hash = core.chainAt(core.rollbackFloor)!;
+    // Under the chain lock, and only if the database still holds that block: a fork switch may have changed
+    // the chain since the core last looked, and the record must never name a block the chain lacks.
+    const recorded = await this.lock.run(async () => {
+      const rows = await this.db.query(
+        `INSERT INTO "final_block" ("block_id", "hash")
+         SELECT "id", "hash" FROM "block_chain" WHERE "id" = $1 AND "hash" = $2
+         ON CONFLICT ("block_id") DO NOTHING RETURNING "block_id"`,
+        [floor.toString(), Buffer.from(hash, 'hex')],
+      );
+      if (rows.length === 0) return false;
+      await this.db.query(`DELETE FROM "final_block" WHERE "block_id" < $1`, [floor.toString()]);
+      return true;
+    });
+    this.logger.debug(`final block ${floor} ${hash} recorded: ${recorded}`);
+    if (!recorded) {
+      // The core is behind the chain: it starts again from the record at the next event.
+      this.core = undefined;
+      return;
+    }
+    if (floor > VOTES_KEPT_BELOW_FINAL) {
+      await this.db.query(`DELETE FROM "block_votes" WHERE "block_id" < $1`, [
+        (floor - VOTES_KEPT_BELOW_FINAL).toString(),
+      ]);
+    }
+    this.persistedFinal = floor;
+    this.metrics.finalized(Number(floor));
+  }
+}
+
+function rowEntry(row: ChainRow) {
+  return {
+    id: row.id,
+    hash: asBuffer(row.hash).toString('hex'),
+    time: row.time,
+    position: row.node_position,
+  };
+}
