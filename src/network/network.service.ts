@@ -21,7 +21,7 @@ import {
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
-import { BlockProducer, type Tip } from '../chain/producer/block-producer.service';
+import { BlockProducer } from '../chain/producer/block-producer.service';
 import { BlockReceiver, RefusedBlock, type AppliedBlock } from '../chain/producer/block-receiver';
 import { ChainRollback } from '../chain/producer/rollback.service';
 import { ownContractCall } from '../chain/tx-builder';
@@ -42,8 +42,6 @@ const BLOCKS_PER_REQUEST = 10;
 const PASS_ON_BYTES = 2 * 1024 * 1024;
 /** Announcements remembered for measuring propagation. */
 const ANNOUNCEMENTS_KEPT = 256;
-/** Blocks back from the tip whose confirmations are counted. */
-const CONFIRMATION_DEPTH = 10;
 
 /** What this node knows of another honor node. */
 export interface Peer {
@@ -76,12 +74,13 @@ export interface PeerView {
 
 /**
  * The honor-node network (formats.md §5, our own protocol over HTTP): this node tells its peers of each
- * block it makes and passes on the transactions its clients send; it looks at its peers every slot and
- * takes the blocks of a longer chain (a node that was down catches up; a node on a shorter fork rolls back
- * at most `rollback_blocks` and takes the longer chain, its own transactions going back to the queue);
- * it counts how many peers hold each of its last blocks (confirmations) and bans a peer that sent a bad
- * block for `local_node_ban_time`. The node that made the genesis lists the peers it is configured with
- * in `honor_nodes` by a transaction, once they answer.
+ * block it makes and passes on the transactions its clients send and the votes it casts; every half slot
+ * it asks its peers for their status, the votes it lacks and the chains it does not know, and hands them to
+ * the consensus core (through Finality). It carries out what the core decides and needs peers for: taking
+ * the chain the fork choice picks (its own blocks above the last common one taken back, never below the
+ * final block, their transactions queued again), and banning. A peer that sent a bad block is banned for
+ * `local_node_ban_time`. The node that made the genesis lists the peers it is configured with in
+ * `honor_nodes` by a transaction, one at a time, once they answer.
  */
 @Injectable()
 export class NetworkService implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -142,7 +142,9 @@ async function rollBack(blockId: string) {
     const tip = await db.one<{ block_id: string }>(`SELECT "block_id"::text AS "block_id" FROM "info_block"`);
     const count = Number(tip!.block_id) - Number(blockId) + 1;
     if (count <= 0) return;
-    expect(await node.client.rpc('admin.rollbackBlocks', [count, true])).toMatchObject({ rolled_back: count });
+    expect(await node.client.rpc('admin.rollbackBlocks', [count, true])).toMatchObject({
+      rolled_back: count,
+    });
   }
 }
 
