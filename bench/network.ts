@@ -167,6 +167,38 @@ interface SeenBlock {
   at: (number | undefined)[];
 }
 
+/**
+ * When node 0 first held each block as final (ms, this process's clock): `ibax.finalizedBlockId` asked
+ * every 100 ms. A block's finality lag is that moment less its first push anywhere.
+ */
+function watchFinality(member: Member) {
+  const finalAt = new Map<number, number>();
+  let last = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const final = Number(await member.client.rpc('ibax.finalizedBlockId').catch(() => last));
+      const at = performance.now();
+      for (let id = last + 1; id <= final; id++) finalAt.set(id, at);
+      last = Math.max(last, final);
+      await sleep(100);
+    }
+  })();
+  return {
+    finalAt,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** `ibax_reorgs_total` of a node: how many times it took back blocks to follow another branch. */
+async function reorgsOf(member: Member): Promise<number> {
+  const text = await (await fetch(`${member.url}/metrics`)).text();
+  return Number(/^ibax_reorgs_total (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
 /** Subscribes to `newBlocks` on every node; `seen` fills with each block's arrivals, by hash. */
 async function watchBlocks(members: Member[]) {
   const seen = new Map<string, SeenBlock>();
@@ -345,6 +377,7 @@ async function measure(count: number) {
   });
   let watcher: Awaited<ReturnType<typeof watchBlocks>> | undefined;
   let commitsHeard: Awaited<ReturnType<typeof hearCommits>> | undefined;
+  let finality: ReturnType<typeof watchFinality> | undefined;
   try {
     const startedAt = Date.now();
     await startNetwork(members, phase);
@@ -366,6 +399,7 @@ async function measure(count: number) {
     const byPosition = await nodesByPosition(members);
     watcher = await watchBlocks(members);
     commitsHeard = await hearCommits(members);
+    finality = watchFinality(members[0]);
 
     const pids = members.map((member) => member.node!.process.pid!);
     const rss = pids.map((pid) => sampleRss(pid));
@@ -473,6 +507,18 @@ async function measure(count: number) {
         [['id', 'txs', 'producer', ...columns].join('\t'), ...lines].join('\n') + '\n',
       );
     }
+    // Finality of the window's blocks on node 0 (blocks final only after the sampling stopped are left out).
+    await sleep(3 * SLOT_MS);
+    await finality.stop();
+    const finalityLags = blocks
+      .map((block) => {
+        const pushed = block.pushes.filter((at): at is number => at !== undefined);
+        const final = finality!.finalAt.get(block.id);
+        return pushed.length > 0 && final !== undefined ? final - Math.min(...pushed) : undefined;
+      })
+      .filter((lag): lag is number => lag !== undefined)
+      .sort((a, b) => a - b);
+    const reorgs = await Promise.all(members.map((member) => reorgsOf(member).catch(() => -1)));
     const { histogram } = window;
     const txCounts = blocks.map((block) => block.txCount).sort((a, b) => a - b);
     const produced = members.map(
@@ -499,6 +545,12 @@ async function measure(count: number) {
       blocks_by_producer: produced,
       blocks_not_on_node0_chain: notOnChain,
       rollbacks_by_node: commitsHeard.listening ? commitsHeard.rollbacks : undefined,
+      reorgs_by_node: reorgs,
+      finality_lag_ms: {
+        blocks: finalityLags.length,
+        p50: Math.round(percentile(finalityLags, 50)),
+        p99: Math.round(percentile(finalityLags, 99)),
+      },
       txs_per_block: { p50: percentile(txCounts, 50), max: txCounts.at(-1) ?? 0 },
       chains_at_end: {
         heights,
@@ -529,6 +581,7 @@ async function measure(count: number) {
       },
     };
   } finally {
+    await finality?.stop();
     await watcher?.close().catch(() => undefined);
     await commitsHeard?.close();
     await Promise.all(members.map((member) => member.node?.stop()));
@@ -566,6 +619,11 @@ async function main(): Promise<void> {
         commit_to_commit_p99_ms: network.commit_to_commit_ms?.p99,
         histogram_p50_ms: network.propagation_histogram?.p50_ms,
         histogram_blocks: network.propagation_histogram?.blocks,
+        finality_lag_p50_slots: round(network.finality_lag_ms.p50 / SLOT_MS),
+        finality_lag_p99_slots: round(network.finality_lag_ms.p99 / SLOT_MS),
+        finality_goal: `p50 ≤ 2 slots: ${network.finality_lag_ms.p50 <= 2 * SLOT_MS ? 'met' : 'missed'}`,
+        latency_p99_goal: `p99 ≤ 5 s: ${(network.latency_p99_ms ?? Infinity) <= 5000 ? 'met' : 'missed'}`,
+        reorgs_by_node: network.reorgs_by_node,
         chains_equal: network.chains_at_end.equal,
         load_average: [loadAtStart, loadavg()[0]].map((load) => Math.round(load * 100) / 100),
       },
