@@ -262,6 +262,7 @@ export class BlocksRpc {
       '`admin.rollbackBlocks count true`). On a node alone every block is final once written. 1 (the genesis ' +
       'block) before any vote.',
     result: s.integer(),
+    errors: ['E_SERVER'],
   })
   async finalizedBlockId() {
     return (await this.finality.finalized()).id;

@@ -315,6 +315,7 @@ export class Finality implements OnApplicationBootstrap {
     const firstNew = Number(rows[diverged].id);
     if (core.tip.height >= firstNew) core.rolledBack(firstNew - 1);
     const actions: ConsensusAction[] = [];
+    const taken = rows.slice(diverged).map((row) => row.id);
     for (; diverged < rows.length; diverged++) {
       actions.push(
         ...core.applied(
@@ -323,6 +324,7 @@ export class Finality implements OnApplicationBootstrap {
       );
     }
     await this.carryOut(actions);
+    await this.countConfirmations(taken);
   }
 
   private async rebuild(): Promise<void> {
@@ -470,15 +472,22 @@ export class Finality implements OnApplicationBootstrap {
         rows.map((row) => row.signature),
       ],
     );
-    // txinfo's `confirm`: the votes for the block this node holds at that height; `bad` the votes for others.
+    await this.countConfirmations([...new Set(rows.map((row) => row.id))]);
+  }
+
+  /**
+   * txinfo's `confirm`: the votes for the block this node holds at each height (`good`) and for other
+   * blocks there (`bad`). Counted when votes come and when a block is taken (votes may come before it).
+   */
+  private async countConfirmations(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.db.query(
       `INSERT INTO "confirmations" ("block_id", "good", "bad", "time")
-       SELECT "b"."id", count(*) FILTER (WHERE "v"."hash" = "b"."hash"), count(*) FILTER (WHERE "v"."hash" <> "b"."hash"),
-              $2
+       SELECT "b"."id", count(*) FILTER (WHERE "v"."hash" = "b"."hash"), count(*) FILTER (WHERE "v"."hash" <> "b"."hash"), $2
          FROM "block_votes" AS "v" JOIN "block_chain" AS "b" ON "b"."id" = "v"."block_id"
         WHERE "v"."block_id" = ANY($1::bigint[]) GROUP BY "b"."id"
        ON CONFLICT ("block_id") DO UPDATE SET "good" = EXCLUDED."good", "bad" = EXCLUDED."bad", "time" = EXCLUDED."time"`,
-      [[...new Set(rows.map((row) => row.id))], Math.floor(Date.now() / 1000)],
+      [ids, Math.floor(Date.now() / 1000)],
     );
   }
 

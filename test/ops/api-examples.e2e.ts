@@ -369,6 +369,7 @@ const RPC_CALLS: RpcCall[] = [
   },
   { method: 'ibax.getAuthStatus', params: () => [] },
   { method: 'ibax.maxBlockId', params: () => [] },
+  { method: 'chain.finalizedBlockId', params: () => [] },
   { method: 'ibax.getBlockInfo', params: () => [Number(ids.lastBlock)] },
   { method: 'ibax.detailedBlock', params: () => [ids.lastBlock] },
   { method: 'ibax.detailedBlocks', params: () => [Number(ids.lastBlock), 1] },
