@@ -103,6 +103,27 @@ export class ConsensusCore {
   /** Each voter's vote at its highest height: the one the fork choice counts. */
   private readonly latest = new Map<number, { height: number; hash: Hash }>();
   /**
+   * The same votes counted by height, then block: kept as votes come in, so that finality and the voting
+   * rule need not count a height's votes again on every event (a stalled run holds thousands of heights).
+   */
+  private readonly tally = new Map<number, Map<Hash, number>>();
+  /** The block with votes of a majority at each height that has one: all `settleFinality` need look at. */
+  private readonly majorities = new Map<number, Hash>();
+  /** This node's own votes by height (its entries in `votes`): the only ones the voting rule checks. */
+  private readonly ownVotes = new Map<number, Hash>();
+  /**
+   * Every height from the final block's up to this one holds a vote of this node's: where
+   * `voteWhereAllowed` starts looking (it may lag behind; it is moved up lazily).
+   */
+  private votedThrough = 0;
+  /**
+   * Bumped whenever something the fork choice reads changes (headers, the final block, a voter's latest
+   * vote): `head()` is asked after every event, and most events (votes heard before, headers known) change
+   * none of it, so its answer is kept until this moves.
+   */
+  private forkChoiceVersion = 0;
+  private cachedHead: { version: number; head: BlockHeader } | undefined;
+  /**
    * Blocks of this node's chain by height, from `chainBase` up: the highest final block this node holds
    * (the final block itself, unless the network finalised a branch this node has yet to switch to).
    */
@@ -164,9 +185,7 @@ export class ConsensusCore {
 
   /** The voters this node has a vote from at `height`, for `hash`. */
   votesFor(height: number, hash: Hash): number {
-    let count = 0;
-    for (const voted of this.votes.get(height)?.values() ?? []) if (voted === hash) count++;
-    return count;
+    return this.tally.get(height)?.get(hash) ?? 0;
   }
 
   /** Every recorded vote at or above `fromHeight`, this node's own first: what a peer may be missing. */
@@ -242,6 +261,7 @@ export class ConsensusCore {
       const gone = this.headers.get(next);
       if (gone) this.children.get(gone.parent)?.delete(next);
       this.headers.delete(next);
+      this.forkChoiceVersion++;
       this.children.delete(next);
       this.heardFrom.delete(next);
       this.requested.delete(next);
@@ -314,7 +334,10 @@ export class ConsensusCore {
 
   /** The block the fork choice picks: the tip of the chain this node should hold. */
   head(): BlockHeader {
-    return this.options.forkChoice === 'longest' ? this.longestHead() : this.heaviestHead();
+    if (this.cachedHead?.version === this.forkChoiceVersion) return this.cachedHead.head;
+    const head = this.options.forkChoice === 'longest' ? this.longestHead() : this.heaviestHead();
+    this.cachedHead = { version: this.forkChoiceVersion, head };
+    return head;
   }
 
   private heaviestHead(): BlockHeader {
@@ -380,11 +403,16 @@ export class ConsensusCore {
     // at and below the final height, so a vote here could help a block conflicting with a final one.
     if (this.chainAt(this.finalHeader.height) !== this.finalHeader.hash) return [];
     const actions: ConsensusAction[] = [];
-    const own = this.votes;
-    for (let height = this.finalHeader.height + 1; height <= this.tip.height; height++) {
-      if (own.get(height)?.has(this.options.self)) continue;
+    let from = Math.max(this.votedThrough, this.finalHeader.height);
+    while (this.ownVotes.has(from + 1)) from++;
+    this.votedThrough = from;
+    for (let height = from + 1; height <= this.tip.height; height++) {
+      if (this.ownVotes.has(height)) continue;
       const hash = this.chainAt(height)!;
-      if (!this.mayVote(this.headers.get(hash)!)) continue;
+      // A block of this chain that the rule refuses has an earlier vote of this node's off this chain that
+      // may still win, and every block above it on this chain conflicts with that vote too: stop here.
+      // (Without this a node locked out of a long stalled chain would check every block of it each event.)
+      if (!this.mayVote(this.headers.get(hash)!)) break;
       const vote = { voter: this.options.self, height, hash };
       this.recordVote(vote);
       actions.push({ kind: 'vote', vote });
@@ -395,10 +423,9 @@ export class ConsensusCore {
   /** The voting rule: no earlier vote of this node's that `block` conflicts with may still gather a majority. */
   private mayVote(block: BlockHeader): boolean {
     if (this.options.unlockedVoting) return true;
-    for (const [height, byVoter] of this.votes) {
+    for (const [height, mine] of this.ownVotes) {
       if (height <= this.finalHeader.height) continue;
-      const mine = byVoter.get(this.options.self);
-      if (mine === undefined || this.abandoned.has(mine) || !this.conflicts(block, height, mine)) continue;
+      if (this.abandoned.has(mine) || !this.conflicts(block, height, mine)) continue;
       if (this.mayStillWin(height, mine)) return false;
     }
     return true;
@@ -406,8 +433,7 @@ export class ConsensusCore {
 
   /** Whether `hash` at `height` could still get votes of a majority, given the votes seen at that height. */
   private mayStillWin(height: number, hash: Hash): boolean {
-    let others = 0;
-    for (const voted of this.votes.get(height)?.values() ?? []) if (voted !== hash) others++;
+    const others = (this.votes.get(height)?.size ?? 0) - this.votesFor(height, hash);
     return this.options.voters - others >= this.quorum;
   }
 
@@ -421,25 +447,27 @@ export class ConsensusCore {
 
   private ancestorAt(hash: Hash, height: number): Hash | undefined {
     let header = this.headers.get(hash);
+    // On this node's chain the answer is at hand: the chain is a run of known headers, each the parent of
+    // the next, so the walk below would end on the same block (and it may be thousands of blocks long).
+    if (header && height >= this.chainBase && height <= header.height && this.chainAt(header.height) === hash)
+      return this.chainAt(height);
     while (header && header.height > height) header = this.headers.get(header.parent);
     return header?.height === height ? header.hash : undefined;
   }
 
   /** Moves the final block up to the highest block with a majority of votes whose ancestry is known. */
   private settleFinality(): ConsensusAction[] {
+    // The highest one: each voter has one vote per height, so a height has one majority at most.
     let witness: BlockHeader | undefined;
-    for (const [height, byVoter] of this.votes) {
+    for (const [height, hash] of this.majorities) {
       if (height <= this.finalHeader.height || (witness && height <= witness.height)) continue;
-      const counts = new Map<Hash, number>();
-      for (const hash of byVoter.values()) counts.set(hash, (counts.get(hash) ?? 0) + 1);
-      for (const [hash, count] of counts) {
-        const header = this.headers.get(hash);
-        if (count >= this.quorum && header && this.descendsFromFinal(header)) witness = header;
-      }
+      const header = this.headers.get(hash);
+      if (header && this.descendsFromFinal(header)) witness = header;
     }
     if (!witness) return [];
     const onChain = this.chainAt(witness.height) === witness.hash;
     this.finalHeader = witness;
+    this.forkChoiceVersion++;
     this.prune(onChain);
     return [{ kind: 'final', header: witness }];
   }
@@ -454,6 +482,7 @@ export class ConsensusCore {
    * branch, so that a switch from one to the other can be worked out.
    */
   private prune(onChain: boolean): void {
+    this.forkChoiceVersion++;
     if (onChain) {
       this.chain = this.chain.slice(this.finalHeader.height - this.chainBase);
       this.chainBase = this.finalHeader.height;
@@ -480,12 +509,20 @@ export class ConsensusCore {
     // Also the child lists of parents never known here: a header learned before its parent, then pruned,
     // must not come back as a child when the parent is learned later.
     for (const parent of [...this.children.keys()]) if (!keep.has(parent)) this.children.delete(parent);
-    for (const height of [...this.votes.keys()]) if (height < this.chainBase) this.votes.delete(height);
+    for (const height of [...this.votes.keys()]) {
+      if (height >= this.chainBase) continue;
+      this.votes.delete(height);
+      this.tally.delete(height);
+      this.ownVotes.delete(height);
+    }
+    for (const height of [...this.majorities.keys()]) if (height < this.chainBase) this.majorities.delete(height);
   }
 
   private addHeader(header: BlockHeader): void {
-    this.headers.set(header.hash, header);
     let siblings = this.children.get(header.parent);
+    if (this.headers.get(header.hash) === header && siblings?.has(header.hash)) return;
+    this.forkChoiceVersion++;
+    this.headers.set(header.hash, header);
     if (!siblings) this.children.set(header.parent, (siblings = new Set()));
     siblings.add(header.hash);
   }
@@ -493,9 +530,25 @@ export class ConsensusCore {
   private recordVote(vote: Vote): void {
     let byVoter = this.votes.get(vote.height);
     if (!byVoter) this.votes.set(vote.height, (byVoter = new Map()));
+    const replaced = byVoter.get(vote.voter);
     byVoter.set(vote.voter, vote.hash);
+    if (replaced !== undefined) this.count(vote.height, replaced, -1);
+    this.count(vote.height, vote.hash, 1);
+    if (vote.voter === this.options.self) this.ownVotes.set(vote.height, vote.hash);
     const latest = this.latest.get(vote.voter);
-    if (!latest || latest.height < vote.height) this.latest.set(vote.voter, vote);
+    if (!latest || latest.height < vote.height) {
+      this.latest.set(vote.voter, vote);
+      this.forkChoiceVersion++;
+    }
+  }
+
+  private count(height: number, hash: Hash, change: number): void {
+    let byHash = this.tally.get(height);
+    if (!byHash) this.tally.set(height, (byHash = new Map()));
+    const count = (byHash.get(hash) ?? 0) + change;
+    byHash.set(hash, count);
+    if (count >= this.quorum) this.majorities.set(height, hash);
+    else if (this.majorities.get(height) === hash) this.majorities.delete(height);
   }
 
   private fetchOnce(hash: Hash, source: number): ConsensusAction[] {
