@@ -602,10 +602,11 @@ class World {
     const path: BlockHeader[] = [];
     let at: BlockHeader | undefined = head;
     while (at && core.chainAt(at.height) !== at.hash) {
-      path.unshift(at);
+      path.push(at);
       at = core.header(at.parent);
     }
     if (!at) return;
+    path.reverse(); // lowest first (pushed and turned round: unshift would cost the square of a deep switch)
     if (at.height < core.tip.height) this.rollBack(node, at.height);
     const next = path[0];
     if (!node.store.has(next.hash)) {
