@@ -272,8 +272,19 @@ export class ConsensusCore {
   /** Votes a peer sent (its own, or ones it passed on). */
   received(votes: readonly Vote[], source: number): ConsensusAction[] {
     const actions: ConsensusAction[] = [];
+    // A peer's status re-sends the votes of many heights, sorted by height, nearly all of them known here
+    // and for few blocks: the last height's votes and the last block found known are kept at hand (headers
+    // do not change in this loop, and a missing one is asked for once anyway).
+    const finalHeight = this.finalHeader.height;
+    let height: number | undefined;
+    let byVoter: Map<number, Hash> | undefined;
+    let known: Hash | undefined;
     for (const vote of votes) {
-      const earlier = this.votes.get(vote.height)?.get(vote.voter);
+      if (vote.height !== height) {
+        height = vote.height;
+        byVoter = this.votes.get(height);
+      }
+      const earlier = byVoter?.get(vote.voter);
       if (earlier !== undefined && earlier !== vote.hash) {
         actions.push({
           kind: 'ban',
@@ -282,11 +293,16 @@ export class ConsensusCore {
         });
         continue;
       }
-      if (vote.height <= this.finalHeader.height) continue;
-      if (earlier === undefined) this.recordVote(vote);
+      if (vote.height <= finalHeight) continue;
+      if (earlier === undefined) {
+        this.recordVote(vote);
+        byVoter = this.votes.get(height);
+      }
+      if (vote.hash === known) continue;
       // Asked again on a repeated vote too: a fetch that failed (or a block forgotten as unavailable)
       // must not leave a block with a majority of votes unknown for good.
-      if (!this.headers.has(vote.hash)) actions.push(...this.fetchOnce(vote.hash, source));
+      if (this.headers.has(vote.hash)) known = vote.hash;
+      else actions.push(...this.fetchOnce(vote.hash, source));
     }
     actions.push(...this.settleFinality(), ...this.voteWhereAllowed(), ...this.decide());
     return actions;
@@ -387,10 +403,13 @@ export class ConsensusCore {
     const path: Hash[] = [];
     let at: BlockHeader | undefined = head;
     while (at && this.chainAt(at.height) !== at.hash) {
-      path.unshift(at.hash);
+      path.push(at.hash);
       at = this.headers.get(at.parent);
     }
     if (!at) return [];
+    // Gathered from the head down, then turned round (unshift on every step costs the square of a deep
+    // switch's length, and a stalled run has switches hundreds of blocks deep).
+    path.reverse();
     // The head extending this node's tip only by blocks it has not got yet is not a switch but a catch-up:
     // the same action, with nothing to take back.
     return [{ kind: 'switch', commonHeight: at.height, path, source: this.heardFrom.get(head.hash) }];
@@ -515,7 +534,8 @@ export class ConsensusCore {
       this.tally.delete(height);
       this.ownVotes.delete(height);
     }
-    for (const height of [...this.majorities.keys()]) if (height < this.chainBase) this.majorities.delete(height);
+    for (const height of [...this.majorities.keys()])
+      if (height < this.chainBase) this.majorities.delete(height);
   }
 
   private addHeader(header: BlockHeader): void {
