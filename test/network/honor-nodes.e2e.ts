@@ -299,6 +299,81 @@ describe('three honor nodes', () => {
     expect(metrics).toMatch(/^ibax_reorgs_total \d+$/m);
   }, 120_000);
 
+  it('hold under a burst: every accepted transaction mined once, no final block taken back, one chain', async () => {
+    const reorgDepths = async (member: Member) => {
+      const text = await (await fetch(`${member.url}/metrics`)).text();
+      const count = Number(/^ibax_reorg_depth_blocks_count (\d+)$/m.exec(text)?.[1] ?? 0);
+      const shallow = Number(/^ibax_reorg_depth_blocks_bucket\{le="1"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+      return { count, shallow };
+    };
+    const depthsBefore = await Promise.all(members.map(reorgDepths));
+    // Every node's final block, looked at while the burst runs: none may ever be taken back.
+    const seenFinal: { id: number; hash: string }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        for (const member of members) {
+          const id = await rpc<number>(member, 'ibax.finalizedBlockId').catch(() => 0);
+          const block =
+            id > 1 ? await member.client.get(`/api/v2/block/${id}`).catch(() => undefined) : undefined;
+          if (block?.status === 200) seenFinal.push({ id, hash: block.body.hash });
+        }
+        await sleep(300);
+      }
+    })();
+    const built: { member: Member; bytes: Uint8Array }[] = [];
+    for (let i = 0; i < 240; i++) {
+      const member = members[i % COUNT];
+      const tx = await member.client.buildCall(founderKey, 'NewParameter', {
+        Name: `burst_${i}`,
+        Value: String(i),
+        Conditions: 'true',
+      });
+      built.push({ member, bytes: tx.bytes });
+    }
+    // All at once, in batches of 20 to the three nodes: a refusal for a full queue is allowed, a loss is not.
+    const accepted: { member: Member; hash: string }[] = [];
+    await Promise.all(
+      Array.from({ length: built.length / 20 }, async (_, batch) => {
+        const part = built.slice(batch * 20, batch * 20 + 20);
+        try {
+          const hashes = await part[0].member.client.sendTransactions(part.map((tx) => tx.bytes));
+          for (const hash of hashes) accepted.push({ member: part[0].member, hash });
+        } catch (error) {
+          expect(String(error)).toMatch(/busy/i);
+        }
+      }),
+    );
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const { member, hash } of accepted) {
+      const status = (await member.client.waitForTransactions([hash], { timeoutMs: 120_000 }))[hash];
+      expect(status.errmsg, hash).toBeUndefined();
+    }
+    await converged();
+    sampling = false;
+    await sampler;
+    // Mined exactly once: one block, the same on every node.
+    for (const { hash } of accepted) {
+      const blocks = await Promise.all(members.map((member) => blockOf(member, hash)));
+      expect(new Set(blocks).size, hash).toBe(1);
+      expect(Number(blocks[0]), hash).toBeGreaterThan(0);
+    }
+    // What any node once held final is still there, on every node.
+    expect(seenFinal.length).toBeGreaterThan(0);
+    for (const { id, hash } of seenFinal) {
+      for (const member of members) {
+        expect((await member.client.get(`/api/v2/block/${id}`)).body.hash, `block ${id}`).toBe(hash);
+      }
+    }
+    // No node took back more than one block at a time.
+    const depthsAfter = await Promise.all(members.map(reorgDepths));
+    depthsAfter.forEach((after, i) => {
+      expect(after.count - depthsBefore[i].count, `node ${i}: reorgs deeper than a block`).toBe(
+        after.shallow - depthsBefore[i].shallow,
+      );
+    });
+  }, 240_000);
+
   it('go on without a node that was killed, and the node catches up when it is back', async () => {
     const [first, second, third] = members;
     third.child!.process.kill('SIGKILL');
