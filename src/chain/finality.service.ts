@@ -329,10 +329,8 @@ export class Finality implements OnApplicationBootstrap {
 
   private async rebuild(): Promise<void> {
     const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
-    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
-    const active = activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)));
     const ownKey = bareKey(publicKeyHex04(this.identity.keys.node.publicKey));
-    this.voterKeys = listed.length === 0 ? [ownKey] : active.map((node) => bareKey(node.public_key));
+    this.voterKeys = this.voterKeysOf(values.get('honor_nodes') ?? '');
     this.membership = this.voterKeys.join(',');
     const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
     if (!first) return;
@@ -393,13 +391,21 @@ export class Finality implements OnApplicationBootstrap {
     await this.carryOut(this.core.received([], -1));
   }
 
+  /**
+   * The voters' keys (bare hex) in position order, from `honor_nodes` as the chain holds it now: the active
+   * nodes, or this node alone when the list is empty (formats.md §5.1).
+   */
+  private voterKeysOf(honorNodes: string): string[] {
+    const listed = parseHonorNodes(honorNodes);
+    if (listed.length === 0) return [bareKey(publicKeyHex04(this.identity.keys.node.publicKey))];
+    return activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000))).map((node) =>
+      bareKey(node.public_key),
+    );
+  }
+
   private async readMembership(): Promise<string> {
     const values = await this.parameters.values(['honor_nodes']);
-    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
-    if (listed.length === 0) return bareKey(publicKeyHex04(this.identity.keys.node.publicKey));
-    return activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)))
-      .map((node) => bareKey(node.public_key))
-      .join(',');
+    return this.voterKeysOf(values.get('honor_nodes') ?? '').join(',');
   }
 
   private chainRows(from: bigint): Promise<ChainRow[]> {
