@@ -181,18 +181,26 @@ export class Finality implements OnApplicationBootstrap {
   receive(votes: readonly SignedVote[], sourceKey: string): Promise<number> {
     return this.serially(async () => {
       if (!this.started) return 0;
+      // Peers serve the same votes again each round: a vote is checked once, and a batch of votes seen
+      // already costs no look at the chain.
+      const seenKey = (vote: SignedVote) =>
+        `${vote.block_id}:${bareKey(vote.public_key)}:${vote.hash.toLowerCase()}`;
+      const fresh = votes.filter((vote) => !this.seenVotes.has(seenKey(vote)));
+      if (fresh.length === 0) return 0;
       await this.follow();
       const core = this.core;
       if (!core) return 0;
       const taken: Vote[] = [];
       const rows: { voter: Buffer; hash: Buffer; signature: Buffer; id: string }[] = [];
-      for (const signed of votes) {
+      for (const signed of fresh) {
         const voter = this.voterOf(signed.public_key);
         const height = Number(signed.block_id);
-        if (voter < 0 || voter === core.options.self || !Number.isSafeInteger(height) || height < 1) continue;
-        // Peers serve the same votes again each round: a signature is checked once.
-        const seen = `${signed.block_id}:${voter}:${signed.hash.toLowerCase()}`;
-        if (this.seenVotes.has(seen)) continue;
+        if (voter === core.options.self) {
+          // Its own votes come back from every peer: recorded here before they left.
+          this.seenVotes.add(seenKey(signed));
+          continue;
+        }
+        if (voter < 0 || !Number.isSafeInteger(height) || height < 1) continue;
         try {
           this.crypto.signer.verify(
             Buffer.from(bareKey(signed.public_key), 'hex'),
@@ -203,7 +211,7 @@ export class Finality implements OnApplicationBootstrap {
           continue;
         }
         if (this.seenVotes.size >= SEEN_VOTES_KEPT) this.seenVotes.clear();
-        this.seenVotes.add(seen);
+        this.seenVotes.add(seenKey(signed));
         // Votes at or below the final block still count as confirmations; the core needs only those above.
         if (height > core.final.height) taken.push({ voter, height, hash: signed.hash.toLowerCase() });
         rows.push({

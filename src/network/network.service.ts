@@ -120,7 +120,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
 
   /** Whether this node takes part in a network (it has or may get peers). */
   get enabled(): boolean {
-    return this.config.blockProducer && this.config.nodeMode !== 'clb';
+    return this.finality.enabled;
   }
 
   onApplicationBootstrap(): void {
@@ -302,8 +302,11 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       if (action.kind === 'switch') void this.follow(action);
       else if (action.kind === 'ban') {
         const key = this.finality.voterKey(action.peer);
-        if (key) this.bans.set(key, Date.now() + 60_000);
-        this.logger.warn(`banned honor node ${action.peer}: ${action.reason}`);
+        if (key) {
+          void this.ban(key).then((seconds) =>
+            this.logger.warn(`banned honor node ${action.peer} for ${seconds} s: ${action.reason}`),
+          );
+        }
       }
       // 'fetch' needs nothing here: each round asks every peer whose tip is unknown for its chain.
     }
@@ -382,10 +385,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       );
       if (!blocks) throw new Error(`${peer.url} no longer serves the blocks`);
       blocks.forEach((block, index) => {
-        if (
-          parseBlock(block).header.blockHash &&
-          hexOf(parseBlock(block).header.blockHash) !== path[from + index]
-        ) {
+        if (hexOf(parseBlock(block).header.blockHash) !== path[from + index]) {
           throw new Error(`${peer.url} holds another chain now`);
         }
       });
@@ -430,11 +430,17 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
    * reported on chain (NewBadBlock, in this node's name): CheckNodesBan bans a node for everyone once a
    * majority of the nodes reported it often enough (formats.md §5.5).
    */
-  private async banLocally(peer: Peer, refused: RefusedBlock): Promise<void> {
-    if (!peer.key) return;
+  /** Listens no more to `key` for `local_node_ban_time` seconds; returns them. */
+  private async ban(key: string): Promise<number> {
     const value = Number((await this.parameters.get('local_node_ban_time')) ?? 60);
     const seconds = value > 0 ? value : 60;
-    this.bans.set(peer.key, Date.now() + seconds * 1000);
+    this.bans.set(key, Date.now() + seconds * 1000);
+    return seconds;
+  }
+
+  private async banLocally(peer: Peer, refused: RefusedBlock): Promise<void> {
+    if (!peer.key) return;
+    const seconds = await this.ban(peer.key);
     this.metrics.badBlockRefused();
     this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
     // Reports count only from honor nodes (CheckNodesBan); a follower keeps its ban to itself.
