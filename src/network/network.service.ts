@@ -327,8 +327,9 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         if (peer && error instanceof RefusedBlock && error.bad) await this.banLocally(peer, error);
         else this.logger.debug(`following ${target}: ${(error as Error).message}`);
         // The fork choice must not wait for a block this node cannot have: it is learned again from a
-        // peer's chain once one serves it.
-        await this.finality.unavailable(target);
+        // peer's chain once one serves it. A block that only met a moved chain here is tried again at the
+        // core's next event.
+        if (!(error instanceof RefusedBlock) || error.bad) await this.finality.unavailable(target);
       } finally {
         this.following.delete(target);
       }
@@ -375,7 +376,6 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       );
       return;
     }
-    const tip = await this.producer.tip(this.db, false);
     for (let from = 0; from < path.length;) {
       const count = Math.min(BLOCKS_PER_REQUEST, path.length - from);
       const blocks = await this.fetchBlocks(
@@ -389,10 +389,13 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
           throw new Error(`${peer.url} holds another chain now`);
         }
       });
-      const depth = from === 0 ? Number(tip.id) - commonHeight : 0;
+      let depth = 0;
       let requeued: Buffer[] = [];
       try {
         await this.lock.run(async () => {
+          // The tip is read under the lock: a block this node made while the peer's were fetched is left
+          // too, instead of the peer's first block being refused for not following it.
+          if (from === 0) depth = Number((await this.producer.tip(this.db, false)).id) - commonHeight;
           if (depth > 0) requeued = (await this.rollback.rollbackHeld(depth, { requeue: true })).requeued;
           for (const block of blocks) this.measure(await this.receiver.applyHeld(block, this.checkTx));
         });
