@@ -28,6 +28,11 @@ export interface BlockLimits {
   fuelPerBlock: number;
   /** How long a block may take to make: once it ran this long, the waiting transactions wait for the next. */
   generationMs: number;
+  /**
+   * How long writing a block is expected to take for each ms spent running it: the running stops at
+   * `generationMs / (1 + writeShare)`, so that running and writing together fit `generationMs`. 0: not counted.
+   */
+  writeShare?: number;
   /** A transaction's own time limit: `max_block_generation_time`, as in the reference. */
   txTimeMs: number;
 }
@@ -199,7 +204,8 @@ export class BlockExecutor {
         executed.duplicates.push(hash);
         continue;
       }
-      if (Date.now() - started > limits.generationMs || fuel >= limits.fuelPerBlock) break;
+      const running = (Date.now() - started) * (1 + (limits.writeShare ?? 0));
+      if (running > limits.generationMs || fuel >= limits.fuelPerBlock) break;
       const stored = asBuffer(row.data);
       if (size + stored.length > limits.blockSize) break;
       let tx: SmartTransaction;

@@ -89,6 +89,8 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private spoilNext = false;
   private wakeRequested = false;
   private ticking = false;
+  /** Writing a block against running it, lately (see {@link learnWriteShare}). */
+  private writeShare = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -318,6 +320,9 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
         // before the next leader builds on them, not beside them.
         const closesAt = this.buildEndsAt(this.clock, slotAt(this.clock, Date.now()));
         limits.generationMs = Math.max(0, Math.min(limits.generationMs, closesAt - Date.now()));
+        // Writing the block is part of making it: a block run for the whole share and then written
+        // reached its peers late, and the next leader built beside it.
+        limits.writeShare = this.writeShare;
       }
       const blockId = tip.id + 1n;
       const started = Date.now();
@@ -344,6 +349,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
         (record) => record.table_name === '1_platform_parameters',
       );
       const block = await this.writeBlock(sql, tip, blockId, time, executed);
+      this.learnWriteShare(ran - started, Date.now() - ran);
       notices = executed.notices;
       txHashes = executed.included.map((tx) => tx.hash);
       await this.events.announce(sql, { kind: 'block', height: blockId });
@@ -373,6 +379,16 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       if (changedPlatformParameters) await this.contracts.loadPrices();
     }
     return block;
+  }
+
+  /**
+   * Writing grows with what ran (rows, statuses, the journal) as running does: their ratio, unlike a cost
+   * per transaction, does not make a small block look expensive. A moving average, so that one slow write
+   * (a checkpoint, a busy disk) moves it only a little; at most 2, so one stall cannot shut a slot.
+   */
+  private learnWriteShare(ranMs: number, writtenMs: number): void {
+    const share = Math.min(2, writtenMs / Math.max(1, ranMs));
+    this.writeShare = this.writeShare === 0 ? share : 0.7 * this.writeShare + 0.3 * share;
   }
 
   /** A delayed contract whose call failed is not retried before it is due again: the operator should know. */
