@@ -41,6 +41,7 @@ describe('configuration', () => {
       TX_QUEUE_LIMIT: 5000,
       TX_QUEUE_BYTES: 33_554_432,
       TX_QUEUE_PER_KEY: 1000,
+      TX_QUEUE_SLOTS: 3,
       BLOCK_BUILD_SHARE: 0.5,
     });
     expect(read({ BLOCK_BUILD_SHARE: '0.75' }).BLOCK_BUILD_SHARE).toBe(0.75);

@@ -52,7 +52,7 @@ export interface AppConfig {
   /** Keys whose transactions keep failing are refused for a while (the reference's badTx/badTime/banTime). */
   keyBans: KeyBanSettings;
   /** How much may wait for a block: past it sendTx refuses at once (E_BUSY) instead of queueing without end. */
-  txQueue: { count: number; bytes: number; perKey: number };
+  txQueue: { count: number; bytes: number; perKey: number; slots: number };
   /** Bounds of one WebSocket connection (JSON-RPC over WebSocket, subscriptions). */
   webSocket: WebSocketLimits;
   /** Bounds of one page render (page and menu together); past them the answer is E_HEAVYPAGE. */
@@ -199,6 +199,7 @@ export function resolveConfig(environment: Environment): AppConfig {
       count: environment.TX_QUEUE_LIMIT,
       bytes: environment.TX_QUEUE_BYTES,
       perKey: environment.TX_QUEUE_PER_KEY,
+      slots: environment.TX_QUEUE_SLOTS,
     },
     keyBans: {
       badTxLimit: environment.BAN_BAD_TX,

@@ -258,6 +258,11 @@ export const environmentSchema = z.object({
   TX_QUEUE_LIMIT: positiveInt(10_000_000)
     .default(5000)
     .describe('transactions admitted and not yet in a block, at most; past it sendTx answers 503 E_BUSY'),
+  TX_QUEUE_SLOTS: wholeNumber(1000)
+    .default(3)
+    .describe(
+      'transactions waiting, at most what the chain mined in this many slots lately (never fewer than a fifth of TX_QUEUE_LIMIT); 0: TX_QUEUE_LIMIT alone',
+    ),
   TX_QUEUE_BYTES: positiveInt(4_294_967_295)
     .default(33_554_432)
     .describe('bytes of those transactions, at most (sendTx: 503 E_BUSY past it)'),

@@ -16,15 +16,26 @@ export interface QueuedShare {
 interface QueueLevel {
   count: number;
   bytes: number;
+  /** How many transactions may wait now (see {@link TxQueueBound.countBound}). */
+  countBound: number;
   readAtMs: number;
 }
 
 /** A level this old is read again before a batch is let in; a block's commit makes it old at once. */
 const LEVEL_MAX_AGE_MS = 200;
+/** How far back the chain's pace is taken, in slots: long enough that whole-second block times even out. */
+const PACE_WINDOW_SLOTS = 10;
+/**
+ * The count bound never falls below this share of TX_QUEUE_LIMIT: a chain that was quiet mined little
+ * lately, and must still take a burst while its pace picks up.
+ */
+const QUIET_CHAIN_SHARE = 0.2;
 
 /**
  * Back-pressure: the transactions admitted and not yet in a block are bounded (TX_QUEUE_LIMIT,
- * TX_QUEUE_BYTES, and TX_QUEUE_PER_KEY for one key). A batch that would pass a bound is refused whole,
+ * TX_QUEUE_BYTES, and TX_QUEUE_PER_KEY for one key). The count bound also follows the chain's pace: no
+ * more than it mined lately in TX_QUEUE_SLOTS slots may wait, so that what is accepted is mined within
+ * about that many slots whether one node makes the blocks or a network that mines less. A batch that would pass a bound is refused whole,
  * before anything is stored, with E_BUSY (503 and Retry-After on REST, -32000 on JSON-RPC): the client
  * sends it again later instead of the node queueing more than it can mine. Transactions passed on by peers
  * are cut to what still fits; those a fork puts back in the queue were admitted once and are never refused.
@@ -70,6 +81,30 @@ export class TxQueueBound {
     this.add(this.pending, batch, 1);
   }
 
+  /**
+   * Throws E_BUSY when `count` more transactions cannot fit by count or bytes now: asked before the batch's
+   * signatures are checked, so that a full node does not spend its time on transactions it refuses.
+   * Reserves nothing ({@link reserve} decides, per key too, once they are admitted).
+   */
+  async refuseWhenFull(count: number, bytes: number): Promise<void> {
+    const level = await this.currentLevel();
+    const waiting = this.waiting(level);
+    if (waiting.count + count > level.countBound) {
+      throw await this.busy(`${waiting.count} transactions wait for a block (at most ${level.countBound})`);
+    }
+    if (waiting.bytes + bytes > this.config.txQueue.bytes) {
+      throw await this.busy(
+        `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${this.config.txQueue.bytes})`,
+      );
+    }
+  }
+
+  /** How many more transactions fit by count now, before any is admitted (see {@link refuseWhenFull}). */
+  async room(): Promise<number> {
+    const level = await this.currentLevel();
+    return Math.max(0, level.countBound - this.waiting(level).count);
+  }
+
   /** How many of `batch` (in order) fit now; those are reserved. For transactions passed on by peers. */
   async reserveWhatFits(batch: readonly QueuedShare[]): Promise<number> {
     const level = await this.currentLevel();
@@ -78,7 +113,7 @@ export class TxQueueBound {
     let bytes = waiting.bytes;
     let fitting = 0;
     for (const tx of batch) {
-      if (waiting.count + fitting + 1 > bound.count || bytes + tx.bytes > bound.bytes) break;
+      if (waiting.count + fitting + 1 > level.countBound || bytes + tx.bytes > bound.bytes) break;
       bytes += tx.bytes;
       fitting++;
     }
@@ -104,8 +139,8 @@ export class TxQueueBound {
   ): string | undefined {
     const bound = this.config.txQueue;
     const waiting = this.waiting(level);
-    if (waiting.count + batch.length > bound.count) {
-      return `${waiting.count} transactions wait for a block (at most ${bound.count})`;
+    if (waiting.count + batch.length > level.countBound) {
+      return `${waiting.count} transactions wait for a block (at most ${level.countBound})`;
     }
     if (waiting.bytes + batch.reduce((sum, tx) => sum + tx.bytes, 0) > bound.bytes) {
       return `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${bound.bytes})`;
@@ -148,8 +183,47 @@ export class TxQueueBound {
     );
     this.committed.count = Math.max(0, this.committed.count - before.count);
     this.committed.bytes = Math.max(0, this.committed.bytes - before.bytes);
-    this.level = { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0), readAtMs: Date.now() };
+    this.level = {
+      count: Number(row?.count ?? 0),
+      bytes: Number(row?.bytes ?? 0),
+      countBound: await this.countBound(),
+      readAtMs: Date.now(),
+    };
     return this.level;
+  }
+
+  /**
+   * TX_QUEUE_LIMIT, or the most the chain mined in any TX_QUEUE_SLOTS slots running within its last
+   * {@link PACE_WINDOW_SLOTS} when that is less (never below {@link QUIET_CHAIN_SHARE} of TX_QUEUE_LIMIT).
+   * The most, not the mean: a chain that just went from quiet to busy is judged by its busy slots at once.
+   * A fixed bound let three nodes that mine a third of what one node does queue as much: what they
+   * accepted waited 40 s.
+   */
+  private async countBound(): Promise<number> {
+    const { count, slots } = this.config.txQueue;
+    if (slots === 0) return count;
+    const floor = Math.ceil(count * QUIET_CHAIN_SHARE);
+    const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
+    // Blocks carry whole seconds: the pace is read per second.
+    const windowS = Math.max(1, Math.round((PACE_WINDOW_SLOTS * slotMs) / 1000));
+    const spanS = Math.max(1, Math.round((slots * slotMs) / 1000));
+    const nowS = Math.floor(Date.now() / 1000);
+    const rows = await this.db.query<{ time: string; mined: string }>(
+      `SELECT "time", sum("tx") AS "mined"
+         FROM (SELECT "tx", "time" FROM "block_chain" ORDER BY "block_chain"."id" DESC LIMIT 1000) AS "recent"
+        WHERE "time" > $1 GROUP BY "time"`,
+      [nowS - windowS],
+    );
+    const perSecond = new Map(rows.map((row) => [Number(row.time), Number(row.mined)]));
+    let most = 0;
+    for (let end = nowS; end - spanS >= nowS - windowS; end--) {
+      let mined = 0;
+      for (let second = end - spanS + 1; second <= end; second++) mined += perSecond.get(second) ?? 0;
+      most = Math.max(most, mined);
+    }
+    // Slots shorter than a second: the span was rounded up to one; scale back to TX_QUEUE_SLOTS slots.
+    const pace = Math.ceil((most * slots * slotMs) / (spanS * 1000));
+    return Math.min(count, Math.max(floor, pace));
   }
 
   private async queuedPerKey(keys: readonly bigint[]): Promise<Map<bigint, number>> {

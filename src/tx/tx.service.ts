@@ -112,6 +112,15 @@ export class TxService {
       this.bans.strike(caller.keyId);
       throw new ApiError('E_LIMITTXSIZE', incoming.length);
     }
+    try {
+      await this.bound.refuseWhenFull(
+        incoming.length,
+        incoming.reduce((total, tx) => total + tx.bytes.length, 0),
+      );
+    } catch (error) {
+      this.metrics.txRefused('busy', incoming.length);
+      throw error;
+    }
     const nowMs = Date.now();
     const admitted: AdmittedTx[] = [];
     const refused: TxRefusal[] = [];
@@ -178,7 +187,10 @@ export class TxService {
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     const nowMs = Date.now();
     const admitted: AdmittedTx[] = [];
-    for (const bytes of txs) {
+    // A peer's transactions that cannot fit are not checked only to be dropped (its sender keeps them).
+    const room = from === 'peer' ? await this.bound.room() : txs.length;
+    if (room < txs.length) this.metrics.txRefused('busy', txs.length - room);
+    for (const bytes of txs.slice(0, room)) {
       try {
         admitted.push(await this.admission.admit(bytes, { maxTxSize, nowMs }));
       } catch (error) {

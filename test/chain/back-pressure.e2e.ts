@@ -63,7 +63,7 @@ async function queued(node: TestNode): Promise<{ queue: number; statuses: number
 
 describe('a bounded queue of transactions', () => {
   it('refuses a key past TX_QUEUE_PER_KEY and everyone past TX_QUEUE_LIMIT with 503 E_BUSY and Retry-After, storing nothing', async () => {
-    const node = await boot({ TX_QUEUE_LIMIT: '12', TX_QUEUE_PER_KEY: '8' });
+    const node = await boot({ TX_QUEUE_LIMIT: '12', TX_QUEUE_PER_KEY: '8', TX_QUEUE_SLOTS: '0' });
     const founder = node.client;
     const founderKeyId = (await founder.login(node.founderKey)).keyId;
     const nodeKeyClient = new IbaxClient(node.url, {
@@ -112,6 +112,35 @@ describe('a bounded queue of transactions', () => {
 
     const metrics = await (await fetch(`${node.url}/metrics`)).text();
     expect(metrics).toMatch(/^ibax_tx_refused_total\{reason="busy"\} 3$/m);
+  }, 120_000);
+
+  it("follows the chain's pace: a quiet chain takes a fifth of TX_QUEUE_LIMIT, a busy one up to TX_QUEUE_LIMIT", async () => {
+    // One node making blocks back to back: what is admitted is mined within moments.
+    const node = await boot({
+      BLOCK_PRODUCER: 'true',
+      BLOCK_SLOT_MS: '1000',
+      TX_QUEUE_LIMIT: '100',
+      TX_QUEUE_SLOTS: '2',
+    });
+    const founder = node.client;
+    await founder.login(node.founderKey);
+    // Quiet: the bound is what the chain mined lately in two slots, at least 20.
+    const large = await calls(founder, node.founderKey, 90);
+    const quiet = await sendRest(founder, large);
+    expect(quiet.status).toBe(503);
+    const quietBound = Number(/\(at most (\d+)\)$/.exec(quiet.body.params[0])?.[1]);
+    expect(quietBound).toBeGreaterThanOrEqual(20);
+    expect(quietBound).toBeLessThan(90);
+    // Busy: batches of 20, each mined before the next, for a few seconds (the pace is taken over ten slots).
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      const batch = await calls(founder, node.founderKey, 20);
+      const sent = await sendRest(founder, batch);
+      expect(sent.status).toBe(200);
+      await founder.waitForTransactions(Object.values(sent.body.hashes), { timeoutMs: 30_000 });
+    }
+    const busy = await sendRest(founder, large);
+    expect(busy.status, JSON.stringify(busy.body)).toBe(200);
   }, 120_000);
 
   it('refuses past TX_QUEUE_BYTES', async () => {
