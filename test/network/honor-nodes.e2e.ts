@@ -1,12 +1,23 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHasher, keyIdFromPublicKey } from '../../src/crypto';
 import { IbaxClient } from '../../src/sdk';
-import { freePort, killChildNode, startChildNode, type ChildNode } from '../support/child-node';
-import { createTestDatabase, newDataDir, type TestDatabase } from '../support/node';
+import { freePort, killChildNode } from '../support/child-node';
+import {
+  converged as convergedAmong,
+  height,
+  reorgDepths,
+  rpc,
+  startHonorNetwork,
+  startMember as start,
+  until,
+  type HonorNetwork,
+  type Member,
+} from '../support/honor-network';
+import { createTestDatabase, newDataDir } from '../support/node';
 import { sleep } from '../support/wire';
 
 /**
@@ -20,72 +31,14 @@ import { sleep } from '../support/wire';
 const SLOT_MS = 1000;
 const COUNT = 3;
 
-interface Member {
-  index: number;
-  port: number;
-  url: string;
-  dataDir: string;
-  db: TestDatabase;
-  env: Record<string, string>;
-  child?: ChildNode;
-  client: IbaxClient;
-}
-
-const members: Member[] = [];
+let network: HonorNetwork;
+let members: Member[] = [];
 /** Nodes not in honor_nodes, started by a test. */
 const followers: Member[] = [];
 let founderKey: string;
 
-async function start(member: Member): Promise<void> {
-  member.child = await startChildNode({
-    dataDir: member.dataDir,
-    databaseUrl: member.db.url,
-    port: member.port,
-    env: member.env,
-  });
-}
-
-function rpc<T = any>(member: Member, method: string, params: unknown[] = []): Promise<T> {
-  return member.client.rpc<T>(method, params);
-}
-
-async function height(member: Member): Promise<number> {
-  return Number((await member.client.get('/api/v2/maxblockid')).body.max_block_id);
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(200);
-  }
-}
-
-/** The hashes of blocks 1…n as a node serves them. */
-async function blockHashes(member: Member, upTo: number): Promise<string[]> {
-  const hashes: string[] = [];
-  for (let id = 1; id <= upTo; id++) {
-    const answer = await member.client.get(`/api/v2/block/${id}`);
-    expect(answer.status, `block ${id} on node ${member.index}`).toBe(200);
-    hashes.push(answer.body.hash);
-  }
-  return hashes;
-}
-
-/** Waits until every running node is at the same height with the same blocks; returns that height. */
-async function converged(running: Member[] = members): Promise<number> {
-  let top = 0;
-  await until('the nodes hold the same chain', async () => {
-    const heights = await Promise.all(running.map(height));
-    top = heights[0];
-    if (!heights.every((h) => h === top)) return false;
-    const last = await Promise.all(running.map((member) => member.client.get(`/api/v2/block/${top}`)));
-    return last.every((answer) => answer.body.hash === last[0].body.hash);
-  });
-  const chains = await Promise.all(running.map((member) => blockHashes(member, top)));
-  for (const chain of chains.slice(1)) expect(chain).toEqual(chains[0]);
-  return top;
-}
+/** Waits until every running node holds the same chain; returns its height. */
+const converged = (running: Member[] = members) => convergedAmong(running);
 
 /** Sends one NewParameter call to `member`; returns its hash. */
 async function send(member: Member, name: string): Promise<string> {
@@ -105,57 +58,13 @@ async function blockOf(member: Member, hash: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const ports = [];
-  for (let i = 0; i < COUNT; i++) ports.push(await freePort());
-  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
-  for (let i = 0; i < COUNT; i++) {
-    members.push({
-      index: i,
-      port: ports[i],
-      url: urls[i],
-      dataDir: newDataDir(),
-      db: await createTestDatabase(),
-      client: new IbaxClient(urls[i]),
-      env: {
-        API_ADDRESS: urls[i],
-        TCP_ADDRESS: `127.0.0.1:${7078 + i}`,
-        NETWORK_PEERS: urls.filter((_, j) => j !== i).join(','),
-        GENESIS_PEER: i === 0 ? '' : urls[0],
-        BLOCK_SLOT_MS: String(SLOT_MS),
-        NETWORK_TEST_SWITCHES: 'true',
-        JSONRPC_NAMESPACES: 'ibax,chain,net,rpc,admin',
-        BAN_BAD_TX: '0',
-        LOG_LEVEL: process.env.NETWORK_TEST_LOG_LEVEL ?? 'error',
-      },
-    });
-  }
-  await start(members[0]);
-  await Promise.all(members.slice(1).map(start));
-  founderKey = readFileSync(join(members[0].dataDir, 'founder.key'), 'utf8').trim();
-  // The first node lists the others in honor_nodes (a transaction each): then every node has two peers
-  // with a position.
-  await until(
-    'every node is listed',
-    async () => {
-      for (const member of members) {
-        const peers = await rpc<{ position: number | null }[]>(member, 'net.peers');
-        if (peers.length !== COUNT - 1 || peers.some((peer) => peer.position === null)) return false;
-      }
-      return true;
-    },
-    90_000,
-  );
-  for (const member of members) await member.client.login(founderKey);
+  network = await startHonorNetwork(COUNT, SLOT_MS);
+  members = network.members;
+  founderKey = network.founderKey;
 }, 180_000);
 
 afterAll(async () => {
-  for (const member of [...members, ...followers]) {
-    // NETWORK_TEST_LOG_LEVEL=info keeps each node's log in its data directory, to read what happened.
-    if (process.env.NETWORK_TEST_LOG_LEVEL)
-      writeFileSync(join(member.dataDir, 'node.log'), member.child?.output() ?? '');
-    await killChildNode(member.child);
-  }
-  for (const member of [...members, ...followers]) await member.db.drop().catch(() => undefined);
+  await network?.stop(followers);
 });
 
 describe('three honor nodes', () => {
@@ -300,12 +209,6 @@ describe('three honor nodes', () => {
   }, 120_000);
 
   it('hold under a burst: every accepted transaction mined once, no final block taken back, one chain', async () => {
-    const reorgDepths = async (member: Member) => {
-      const text = await (await fetch(`${member.url}/metrics`)).text();
-      const count = Number(/^ibax_reorg_depth_blocks_count (\d+)$/m.exec(text)?.[1] ?? 0);
-      const shallow = Number(/^ibax_reorg_depth_blocks_bucket\{le="1"\} (\d+)$/m.exec(text)?.[1] ?? 0);
-      return { count, shallow };
-    };
     const depthsBefore = await Promise.all(members.map(reorgDepths));
     // Every node's final block, looked at while the burst runs: none may ever be taken back.
     const seenFinal: { id: number; hash: string }[] = [];
