@@ -24,7 +24,8 @@
  *   #        IN_FLIGHT (600), POLL_MS (500), SLOT_MS (1000), BENCH_PORT (7400: node i at BENCH_PORT + i),
  *   #        NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof-net" (every node; their pids are printed),
  *   #        NODE_LOG=/tmp/net.log (node i's log in /tmp/net-<phase><i>.log),
- *   #        BLOCK_TIMES=/tmp/blocks.tsv (each block of the window, in /tmp/blocks.tsv.<phase>)
+ *   #        BLOCK_TIMES=/tmp/blocks.tsv (each block of the window, in /tmp/blocks.tsv.<phase>),
+ *   #        ONLY_NETWORK=1 (no one-node phase)
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -60,6 +61,8 @@ const POLL_MS = Number(process.env.POLL_MS ?? 500);
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 7400);
 /** A file to write each block of the window to: id, transactions, producer, each node's push and commit. */
 const BLOCK_TIMES = process.env.BLOCK_TIMES;
+/** ONLY_NETWORK=1: the NODES nodes alone, without the one-node baseline (to profile or read their logs). */
+const ONLY_NETWORK = process.env.ONLY_NETWORK === '1';
 
 interface Member {
   index: number;
@@ -591,6 +594,11 @@ async function measure(count: number) {
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
+  if (ONLY_NETWORK) {
+    // Profiling or reading logs of the network alone: no baseline, no share.
+    console.log(JSON.stringify(await measure(NODES), null, 2));
+    return;
+  }
   const single = await measure(1);
   console.log(JSON.stringify(single, null, 2));
   const network = await measure(NODES);
