@@ -3,10 +3,14 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The hostile-contract suite measures how long the node keeps others waiting and how much memory it takes,
- * and the network suite runs three nodes on one-second slots: they run after everything else, alone, so
+ * and the network suites run three nodes on one-second slots: they run after everything else, alone, so
  * that other test files do not share the two cores with them.
  */
-const ALONE = ['test/chain/hostile-contracts.e2e.ts', 'test/network/honor-nodes.e2e.ts'];
+const ALONE = [
+  'test/chain/hostile-contracts.e2e.ts',
+  'test/network/honor-nodes.e2e.ts',
+  'test/network/under-load.e2e.ts',
+];
 
 // SWC instead of esbuild: Nest's dependency injection needs emitDecoratorMetadata, which esbuild does not emit.
 export default defineConfig({
