@@ -253,10 +253,13 @@ export async function signedTransfers(
 ): Promise<Uint8Array[][]> {
   const transfer = await founder.contract('TokensTransfer');
   const { keys, accounts } = funded;
-  const prepared: Uint8Array[][] = [];
-  for (let index = 0; index < options.clients; index++) {
-    const txs: Uint8Array[] = [];
-    for (let sequence = 0; sequence < options.perClient; sequence++) {
+  const prepared: Uint8Array[][] = Array.from({ length: options.clients }, () => []);
+  // Signed in the order they are sent (each client's first, then each one's second, …): a queue is taken
+  // by the transactions' own time, and a client signing all of its transactions before the next client
+  // began would have the last client's wait behind everyone else's under saturation.
+  for (let sequence = 0; sequence < options.perClient; sequence++) {
+    for (let index = 0; index < options.clients; index++) {
+      const txs = prepared[index];
       const from = Math.floor(Math.random() * keys.length);
       let to = Math.floor(Math.random() * keys.length);
       if (to === from) to = (to + 1) % keys.length;
@@ -270,7 +273,6 @@ export async function signedTransfers(
         ).bytes,
       );
     }
-    prepared.push(txs);
   }
   return prepared;
 }
