@@ -11,12 +11,16 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { IbaxClient, buildCoinTransfer, buildContractCall } from '../src/sdk';
 
-/** The baseline every request-path number is a share of: a bare Express 5 hello-world, its own process. */
+/**
+ * The baselines every request-path number is a share of, in their own process: a bare Express 5
+ * hello-world (GET /) and a bare JSON-RPC echo (POST / through `express.json()`, answering the call's id).
+ */
 export function startHelloWorld(port: number): ChildProcess {
   const script = `
 const express = require('express');
 const app = express();
 app.get('/', (_req, res) => { res.json({ hello: 'world' }); });
+app.post('/', express.json(), (req, res) => { res.json({ jsonrpc: '2.0', id: req.body.id, result: 1 }); });
 app.listen(${port}, '127.0.0.1');
 `;
   return spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
