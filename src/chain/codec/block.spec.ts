@@ -1,11 +1,12 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { deflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   buildBlock,
   blockHash,
   compressTx,
   compressTxs,
+  decompressTx,
   forSha,
   forSign,
   merkleRoot,
@@ -238,7 +239,8 @@ describe('buildBlock / parseBlock', () => {
 
   it('compresses txs, computes root, hash and signature, and parses back', () => {
     const built = build();
-    expect(built.compressedTxs).toEqual(txs.map((tx) => new Uint8Array(deflateSync(tx))));
+    expect(built.compressedTxs).toEqual(txs.map(compressTx));
+    expect(built.compressedTxs.map((bytes) => new Uint8Array(inflateSync(bytes)))).toEqual(txs);
     expect(built.merkleRoot).toBe(merkleRoot(built.compressedTxs, keccak_256));
     expect(built.header.rollbacksHash).toEqual(keccak_256(asciiBytes('[]')));
     expect(built.blockHash).toEqual(blockHash(built.header, genesisPrev, built.merkleRoot, keccak_256));
@@ -317,12 +319,25 @@ describe('buildBlock / parseBlock', () => {
 });
 
 describe('compressTxs', () => {
-  it('compresses on the thread pool to the very bytes compressTx gives', async () => {
+  it('compresses in slices to the very bytes compressTx gives', async () => {
     const txs = [
       new Uint8Array(0),
       new Uint8Array(300).fill(7),
       Uint8Array.from({ length: 5000 }, (_, i) => i % 251),
+      ...Array.from({ length: 600 }, (_, i) => Uint8Array.from({ length: 40 + i }, (_, j) => (i * j) % 256)),
     ];
     expect(await compressTxs(txs)).toEqual(txs.map(compressTx));
+  });
+
+  it('sizes the window to the transaction, and any inflater reads it back', () => {
+    for (const length of [0, 1, 200, 511, 512, 4000, 40_000, 200_000]) {
+      const tx = Uint8Array.from({ length }, (_, i) => (i * 7 + (i >> 5)) % 256);
+      const compressed = compressTx(tx);
+      // The zlib header's CINFO: log2(window) - 8, at most 7 (32 kB).
+      const windowBits = (compressed[0] >> 4) + 8;
+      expect(windowBits).toBe(Math.min(15, Math.max(9, Math.ceil(Math.log2(length + 1)))));
+      expect(inflateSync(compressed)).toEqual(Buffer.from(tx));
+      expect(decompressTx(compressed, 1_000_000)).toEqual(tx);
+    }
   });
 });
