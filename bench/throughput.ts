@@ -12,9 +12,11 @@
  */
 import {
   chainTxCount,
+  cpuMs,
   founderOf,
   freshDatabase,
   fundedAccounts,
+  machineCpu,
   offerLoad,
   percentile,
   sampleRss,
@@ -53,6 +55,9 @@ async function main(): Promise<void> {
     console.log(`prepared ${perClient * CLIENTS} signed transactions`);
 
     const rss = sampleRss(node.process.pid!);
+    type Reading = { node: number; bench: NodeJS.CpuUsage; machine: { busy: number; total: number } };
+    let windowStart: Reading | undefined;
+    let windowEnd: Reading | undefined;
     const load = await offerLoad({
       urls: [node.url],
       keys: funded.keys,
@@ -63,7 +68,22 @@ async function main(): Promise<void> {
       pollMs: POLL_MS,
       durationS: DURATION_S,
       committed: () => chainTxCount(founder.client),
+      onWindow: (edge) => {
+        const now = { node: cpuMs(node.process.pid!), bench: process.cpuUsage(), machine: machineCpu() };
+        if (edge === 'start') windowStart = now;
+        else windowEnd = now;
+      },
     });
+    // Where the CPU of the window went, per committed transaction: the node, this process (the loader), and
+    // the rest of the machine's busy time (PostgreSQL, on a machine that runs nothing else).
+    const committed = Math.max(1, load.committedInWindow);
+    const nodeMs = windowEnd!.node - windowStart!.node;
+    const benchUsage = process.cpuUsage(windowStart!.bench);
+    const benchMs = (benchUsage.user + benchUsage.system) / 1000;
+    const ticks = windowEnd!.machine.busy - windowStart!.machine.busy;
+    const totalTicks = windowEnd!.machine.total - windowStart!.machine.total;
+    // /proc/stat counts in ticks of 10 ms, summed over the cores.
+    const machineMs = ticks * 10;
     const result = {
       database: database.url ? 'PostgreSQL' : 'embedded PostgreSQL',
       clients: CLIENTS,
@@ -78,6 +98,12 @@ async function main(): Promise<void> {
       latency_p50_ms: percentile(load.latencies, 50),
       latency_p99_ms: percentile(load.latencies, 99),
       rss_mb: rss.stop(),
+      cpu_us_per_committed_tx: {
+        node: Math.round((nodeMs * 1000) / committed),
+        database_and_rest: Math.round(((machineMs - nodeMs - benchMs) * 1000) / committed),
+        loader: Math.round((benchMs * 1000) / committed),
+        machine_busy_share: Math.round((ticks / Math.max(1, totalTicks)) * 100) / 100,
+      },
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
