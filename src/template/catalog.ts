@@ -1,7 +1,7 @@
 /**
  * The template functions and their tails as the reference declares them: the name recognised before `(`, the
  * node tag, and the ordered parameter list that positional and `Name:` parameters are matched against. The
- * handlers live in functions.ts; the scanner needs only this table.
+ * handlers live in functions/ (listed in functions.ts); the scanner needs only this table.
  */
 export interface FuncSpec {
   name: string;
