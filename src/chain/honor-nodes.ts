@@ -5,6 +5,7 @@
  * the leader of its slot) share them, so both sides count slots the same way.
  */
 import type { HonorNode } from './platform-parameters.service';
+import { leaderOfSlot, slotAt as coreSlotAt } from '../consensus/consensus-core';
 
 /** A 64-byte public key as 128 hex digits, with or without the uncompressed-point prefix 04. */
 const PUBLIC_KEY = /^(04)?[0-9a-f]{128}$/i;
@@ -101,12 +102,13 @@ export function agreedSlotMs(slotMs: number, nodes: number): number {
   return nodes > 1 ? Math.max(1000, Math.ceil(slotMs / 1000) * 1000) : slotMs;
 }
 
+/** The slot under way at `nowMs`: the consensus core's rule, so that the node and the core never disagree. */
 export function slotAt(clock: SlotClock, nowMs: number): number {
-  return Math.floor((nowMs - clock.startMs) / clock.slotMs);
+  return coreSlotAt(clock, nowMs);
 }
 
 export function leaderOf(clock: SlotClock, slot: number): number {
-  return ((slot % clock.nodes) + clock.nodes) % clock.nodes;
+  return leaderOfSlot(slot, clock.nodes);
 }
 
 /**
