@@ -124,6 +124,12 @@ export class ConsensusCore {
   private forkChoiceVersion = 0;
   private cachedHead: { version: number; head: BlockHeader } | undefined;
   /**
+   * The fork choice's weights (how many voters' latest votes lie on or under each block above the final
+   * one), kept up to date as a voter's latest vote moves and worked out again from scratch only after
+   * headers or the final block change: a vote is an event a block, a header one per block.
+   */
+  private weights: Map<Hash, number> | undefined;
+  /**
    * Blocks of this node's chain by height, from `chainBase` up: the highest final block this node holds
    * (the final block itself, unless the network finalised a branch this node has yet to switch to).
    */
@@ -261,7 +267,7 @@ export class ConsensusCore {
       const gone = this.headers.get(next);
       if (gone) this.children.get(gone.parent)?.delete(next);
       this.headers.delete(next);
-      this.forkChoiceVersion++;
+      this.forkChoiceChanged();
       this.children.delete(next);
       this.heardFrom.delete(next);
       this.requested.delete(next);
@@ -357,15 +363,7 @@ export class ConsensusCore {
   }
 
   private heaviestHead(): BlockHeader {
-    const weight = new Map<Hash, number>();
-    for (const vote of this.latest.values()) {
-      for (let hash: Hash | undefined = vote.hash; hash !== undefined;) {
-        const header = this.headers.get(hash);
-        if (!header || header.height <= this.finalHeader.height) break;
-        weight.set(hash, (weight.get(hash) ?? 0) + 1);
-        hash = header.parent;
-      }
-    }
+    const weight = (this.weights ??= this.countWeights());
     let head = this.finalHeader;
     for (;;) {
       let best: BlockHeader | undefined;
@@ -376,6 +374,49 @@ export class ConsensusCore {
       if (!best) return head;
       head = best;
     }
+  }
+
+  /** Each latest vote counts for its block and every known ancestor above the final block. */
+  private countWeights(): Map<Hash, number> {
+    const weight = new Map<Hash, number>();
+    for (const vote of this.latest.values()) {
+      for (let header = this.liveHeader(vote.hash); header; header = this.liveHeader(header.parent)) {
+        weight.set(header.hash, (weight.get(header.hash) ?? 0) + 1);
+      }
+    }
+    return weight;
+  }
+
+  /** A known header above the final block, or undefined: where a vote's count stops. */
+  private liveHeader(hash: Hash): BlockHeader | undefined {
+    const header = this.headers.get(hash);
+    return header && header.height > this.finalHeader.height ? header : undefined;
+  }
+
+  /**
+   * A voter's latest vote moved from `from` to `to`: its count leaves the blocks only `from` lies on and
+   * joins those only `to` lies on. The two paths are walked down by height until they meet; from there on
+   * they are one path, whose counts do not change (usually `to` is a child of `from`: one block changes).
+   */
+  private moveWeight(weight: Map<Hash, number>, from: Hash | undefined, to: Hash): void {
+    let leaving = from === undefined ? undefined : this.liveHeader(from);
+    let joining = this.liveHeader(to);
+    while (leaving || joining) {
+      if (leaving && joining && leaving.hash === joining.hash) return;
+      if (joining && (!leaving || joining.height >= leaving.height)) {
+        weight.set(joining.hash, (weight.get(joining.hash) ?? 0) + 1);
+        joining = this.liveHeader(joining.parent);
+      } else if (leaving) {
+        weight.set(leaving.hash, (weight.get(leaving.hash) ?? 0) - 1);
+        leaving = this.liveHeader(leaving.parent);
+      }
+    }
+  }
+
+  /** Headers or the final block changed: the fork choice is worked out again, its weights from scratch. */
+  private forkChoiceChanged(): void {
+    this.forkChoiceVersion++;
+    this.weights = undefined;
   }
 
   private heavier(a: BlockHeader, b: BlockHeader, weight: Map<Hash, number>): boolean {
@@ -486,7 +527,7 @@ export class ConsensusCore {
     if (!witness) return [];
     const onChain = this.chainAt(witness.height) === witness.hash;
     this.finalHeader = witness;
-    this.forkChoiceVersion++;
+    this.forkChoiceChanged();
     this.prune(onChain);
     return [{ kind: 'final', header: witness }];
   }
@@ -501,7 +542,7 @@ export class ConsensusCore {
    * branch, so that a switch from one to the other can be worked out.
    */
   private prune(onChain: boolean): void {
-    this.forkChoiceVersion++;
+    this.forkChoiceChanged();
     if (onChain) {
       this.chain = this.chain.slice(this.finalHeader.height - this.chainBase);
       this.chainBase = this.finalHeader.height;
@@ -541,7 +582,7 @@ export class ConsensusCore {
   private addHeader(header: BlockHeader): void {
     let siblings = this.children.get(header.parent);
     if (this.headers.get(header.hash) === header && siblings?.has(header.hash)) return;
-    this.forkChoiceVersion++;
+    this.forkChoiceChanged();
     this.headers.set(header.hash, header);
     if (!siblings) this.children.set(header.parent, (siblings = new Set()));
     siblings.add(header.hash);
@@ -557,6 +598,7 @@ export class ConsensusCore {
     if (vote.voter === this.options.self) this.ownVotes.set(vote.height, vote.hash);
     const latest = this.latest.get(vote.voter);
     if (!latest || latest.height < vote.height) {
+      if (this.weights) this.moveWeight(this.weights, latest?.hash, vote.hash);
       this.latest.set(vote.voter, vote);
       this.forkChoiceVersion++;
     }
