@@ -28,6 +28,7 @@ import {
   type Subscription,
   type SubscriptionKind,
 } from './live';
+import type { TxStatusAnswer } from './tx-status';
 
 export interface HttpAnswer<T = any> {
   status: number;
@@ -51,13 +52,6 @@ export { exactJsonText, parseExactJson } from './json';
  * A small client of the node, in the dialects real clients speak: REST forms (urlencoded or multipart)
  * and JSON-RPC. It signs logins with the node's configured curve and hasher.
  */
-export interface TxStatusAnswer {
-  blockid: string;
-  result: string;
-  penalty: number;
-  errmsg?: { type?: string; error?: string; id?: string };
-}
-
 export class IbaxClient {
   token?: string;
   /** The node's network id, learnt at login; transactions are signed for it. */

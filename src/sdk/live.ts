@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { TxStatusAnswer } from './client';
+import type { TxStatusAnswer } from './tx-status';
 import { parseExactJson } from './json';
 
 /** What a node pushes over its WebSocket (`ibax.subscribe`): new blocks, transaction outcomes, notification counts. */

@@ -1,4 +1,4 @@
-import type { Handler } from './renderer';
+import type { Handler } from './call';
 import {
   actionTag,
   alertTag,

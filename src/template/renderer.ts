@@ -1,3 +1,4 @@
+import type { Call, DataSource, LangText, RenderContext } from './call';
 import type { FuncSpec } from './catalog';
 import { IMPLEMENTATIONS, isPlainTag } from './functions';
 import { freezeNode } from './json';
@@ -7,28 +8,6 @@ import { scan, type Segment, type TailCall } from './scanner';
 import { dict, HeavyPageError, type RenderLimits, type TemplateNode, type TemplatePort } from './types';
 
 export const DEFAULT_LIMITS = { timeMs: 3000, maxNodes: 100_000, maxSize: 8_000_000 };
-
-/** A data source (DBFind, Data, …) that ForList, Table and friends refer to by name. */
-export interface DataSource {
-  columns: string[];
-  data: string[][];
-}
-
-/** One function call being rendered: what a handler works with. */
-export interface Call {
-  r: Renderer;
-  spec: FuncSpec;
-  /** Where the node goes (and where inline output is written). */
-  owner: TemplateNode;
-  node: TemplateNode;
-  /** Parameters by declared name (positional `*` ones by index), language labels replaced. */
-  pars: Record<string, string>;
-  /** Parameters as written, for those whose labels were replaced. */
-  rawPars?: Record<string, string>;
-  tails?: TailCall[];
-}
-
-export type Handler = (call: Call) => string | Promise<string>;
 
 /** Trims blanks and, if `unquote`, the quote character the value starts with (on both ends). */
 function trimParam(input: string, unquote: boolean): string {
@@ -109,11 +88,6 @@ function labelledFragmentOf(
 class NotPlain extends Error {}
 
 type Resource = Record<string, string> | undefined;
-
-interface LangText {
-  text: string;
-  found: boolean;
-}
 
 /** Parameters with their `$label$`s replaced, and as written for those that changed. */
 interface Labelled {
@@ -222,7 +196,7 @@ function mayHoldLabels(pars: Record<string, string>): boolean {
  * does it: text is scanned for calls, each call's parameters are matched, its body rendered into its node, then
  * the function runs, then the node's attributes and texts get their `#var#` macros.
  */
-export class Renderer {
+export class Renderer implements RenderContext {
   readonly vars: VarMap = new RenderVars();
   readonly sources = new Map<string, DataSource>();
   private readonly deadline: number;

@@ -262,7 +262,7 @@ export class BlockExecutor {
     try {
       let outcome: { result: string; contractName: string; fuel: number; notices?: BlockNotices };
       if (tx.transferSelf || tx.utxo) {
-        outcome = { ...(await this.transfers.run(sql, tx, hash, context, journal, cache)), fuel: 0 };
+        outcome = { ...(await this.transfers.run(sql, tx, hash, context.blockId, journal, cache)), fuel: 0 };
       } else {
         const contract = this.contracts.vm.registry.getById(tx.id);
         if (!contract) throw new VmError('panic', `unknown contract ${tx.id}`);

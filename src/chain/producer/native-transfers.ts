@@ -3,7 +3,6 @@ import { Journal, type BlockCache, type JournalRecord } from '../../contract-hos
 import type { Sql } from '../../database/database.service';
 import { panic } from '../../vm';
 import { TX_TYPE, type SmartTransaction } from '../codec';
-import type { BlockContext } from './block-executor';
 
 interface Output {
   output_tx_hash: unknown;
@@ -25,7 +24,7 @@ export class NativeTransfers {
     sql: Sql,
     tx: SmartTransaction,
     hash: Buffer,
-    context: BlockContext,
+    blockId: bigint,
     journal: JournalRecord[],
     cache: BlockCache,
   ): Promise<{ result: string; contractName: string }> {
@@ -35,19 +34,19 @@ export class NativeTransfers {
       if (source.toLowerCase() === 'utxo') {
         const change = await this.spend(sql, tx, hash, amount);
         let index = 0;
-        if (change > 0n) await this.output(sql, hash, index++, tx.keyId, change, tx, context);
-        await this.addToAccount(sql, tx, hash, context, amount, journal, cache);
+        if (change > 0n) await this.output(sql, hash, index++, tx.keyId, change, tx, blockId);
+        await this.addToAccount(sql, tx, hash, blockId, amount, journal, cache);
       } else {
-        await this.addToAccount(sql, tx, hash, context, -amount, journal, cache);
-        await this.output(sql, hash, 0, tx.keyId, amount, tx, context);
+        await this.addToAccount(sql, tx, hash, blockId, -amount, journal, cache);
+        await this.output(sql, hash, 0, tx.keyId, amount, tx, blockId);
       }
       return { result: '', contractName: '' };
     }
     const utxo = tx.utxo!;
     const amount = BigInt(utxo.value);
     const change = await this.spend(sql, tx, hash, amount);
-    await this.output(sql, hash, 0, utxo.toId, amount, tx, context);
-    if (change > 0n) await this.output(sql, hash, 1, tx.keyId, change, tx, context);
+    await this.output(sql, hash, 0, utxo.toId, amount, tx, blockId);
+    if (change > 0n) await this.output(sql, hash, 1, tx.keyId, change, tx, blockId);
     return { result: '', contractName: '' };
   }
 
@@ -83,7 +82,7 @@ export class NativeTransfers {
     keyId: bigint,
     value: bigint,
     tx: SmartTransaction,
-    context: BlockContext,
+    blockId: bigint,
   ): Promise<void> {
     await sql.query(
       `INSERT INTO "spent_info" ("output_tx_hash", "output_index", "output_key_id", "output_value", "ecosystem", "block_id", "type")
@@ -94,7 +93,7 @@ export class NativeTransfers {
         keyId.toString(),
         value.toString(),
         tx.ecosystemId.toString(),
-        context.blockId.toString(),
+        blockId.toString(),
         tx.transferSelf ? TX_TYPE.transferSelf : TX_TYPE.utxo,
       ],
     );
@@ -105,7 +104,7 @@ export class NativeTransfers {
     sql: Sql,
     tx: SmartTransaction,
     hash: Buffer,
-    context: BlockContext,
+    blockId: bigint,
     delta: bigint,
     journal: JournalRecord[],
     cache: BlockCache,
@@ -119,13 +118,9 @@ export class NativeTransfers {
     if (balance + delta < 0n) {
       throw panic(`insufficient funds: the balance is ${balance}, the transfer needs ${-delta}`);
     }
-    await new Journal(sql, context.blockId, hash, journal, cache).updated(
-      '1_keys',
-      `${tx.keyId},${tx.ecosystemId}`,
-      {
-        amount: row.amount,
-      },
-    );
+    await new Journal(sql, blockId, hash, journal, cache).updated('1_keys', `${tx.keyId},${tx.ecosystemId}`, {
+      amount: row.amount,
+    });
     await sql.query(`UPDATE "1_keys" SET "amount" = "amount" + $3 WHERE "id" = $1 AND "ecosystem" = $2`, [
       tx.keyId.toString(),
       tx.ecosystemId.toString(),

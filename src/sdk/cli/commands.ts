@@ -13,9 +13,10 @@ import {
   type HasherName,
 } from '../../crypto';
 import { readBuildInfo } from '../../common/build-info';
-import { IbaxClient, exactJsonText, type TxStatusAnswer } from '../client';
+import { IbaxClient, exactJsonText } from '../client';
 import { LiveConnectionError, type Subscription, type TxStatusPush } from '../live';
 import { contractParams } from '../transactions';
+import type { TxStatusAnswer } from '../tx-status';
 import {
   USAGE,
   UsageError,

@@ -1,5 +1,5 @@
 import { TemplateDecimal } from '../calculate';
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { appendNode, setAttr } from './nodes';
 
 function decimalOf(text: string): InstanceType<typeof TemplateDecimal> {

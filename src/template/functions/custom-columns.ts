@@ -1,6 +1,6 @@
 import { treeToJson } from '../json';
 import type { VarMap } from '../macro';
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { attrText, setAllAttr } from './nodes';
 
 export async function customTag(c: Call): Promise<string> {

@@ -1,4 +1,4 @@
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { dict } from '../types';
 import { CsvError, goQuoteValue, goSprint, readCsv, splitArray } from '../values';
 import { customCell, takeCustoms } from './custom-columns';

@@ -1,4 +1,4 @@
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { dict } from '../types';
 import { appendNode, attrText, setAllAttr } from './nodes';
 import { numberOf, strToInt } from './numbers';

@@ -1,5 +1,5 @@
 import { goTimeFormat, utcMillis, wallClock } from '../../vm/builtins/datetime';
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { strToInt } from './numbers';
 
 const TIME_LAYOUT = '2006-01-02T15:04:05';

@@ -1,5 +1,5 @@
 import { valueToJson } from '../json';
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { type Cell, dict, type WhereMap, type WhereValue } from '../types';
 import { ObjectSyntaxError, parseObject } from '../values';
 import { customCell, takeCustoms } from './custom-columns';

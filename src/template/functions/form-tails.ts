@@ -1,4 +1,4 @@
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { type AttrValue, dict } from '../types';
 import { attrText, setAllAttr } from './nodes';
 

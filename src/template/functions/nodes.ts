@@ -1,4 +1,4 @@
-import type { Call, DataSource } from '../renderer';
+import type { Call, DataSource } from '../call';
 import type { TemplateNode } from '../types';
 import { parseParamList } from '../values';
 

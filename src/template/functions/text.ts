@@ -1,6 +1,6 @@
 import { addressToId, keyIdToAddress } from '../../crypto/address';
 import { calculate, decimalText, TemplateDecimal } from '../calculate';
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 import { numberOf } from './numbers';
 import { isShown, shown } from './port-errors';
 

@@ -1,4 +1,4 @@
-import type { Call } from '../renderer';
+import type { Call } from '../call';
 
 export async function setVarTag(c: Call): Promise<string> {
   const name = c.pars.Name;
