@@ -87,16 +87,8 @@ export class TxQueueBound {
    * Reserves nothing ({@link reserve} decides, per key too, once they are admitted).
    */
   async refuseWhenFull(count: number, bytes: number): Promise<void> {
-    const level = await this.currentLevel();
-    const waiting = this.waiting(level);
-    if (waiting.count + count > level.countBound) {
-      throw await this.busy(`${waiting.count} transactions wait for a block (at most ${level.countBound})`);
-    }
-    if (waiting.bytes + bytes > this.config.txQueue.bytes) {
-      throw await this.busy(
-        `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${this.config.txQueue.bytes})`,
-      );
-    }
+    const problem = this.sizeOverflow(await this.currentLevel(), count, bytes);
+    if (problem) throw await this.busy(problem);
   }
 
   /** How many more transactions fit by count now, before any is admitted (see {@link refuseWhenFull}). */
@@ -138,13 +130,9 @@ export class TxQueueBound {
     perKey: Map<bigint, number>,
   ): string | undefined {
     const bound = this.config.txQueue;
-    const waiting = this.waiting(level);
-    if (waiting.count + batch.length > level.countBound) {
-      return `${waiting.count} transactions wait for a block (at most ${level.countBound})`;
-    }
-    if (waiting.bytes + batch.reduce((sum, tx) => sum + tx.bytes, 0) > bound.bytes) {
-      return `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${bound.bytes})`;
-    }
+    const bytes = batch.reduce((sum, tx) => sum + tx.bytes, 0);
+    const problem = this.sizeOverflow(level, batch.length, bytes);
+    if (problem) return problem;
     const own = new Map<bigint, number>();
     for (const tx of batch) own.set(tx.keyId, (own.get(tx.keyId) ?? 0) + 1);
     for (const [key, count] of own) {
@@ -152,6 +140,19 @@ export class TxQueueBound {
       if (queued + count > bound.perKey) {
         return `key ${key} has ${queued} transactions waiting and sends ${count} (at most ${bound.perKey})`;
       }
+    }
+    return undefined;
+  }
+
+  /** Whether `count` more transactions of `bytes` would pass the count or the bytes bound. */
+  private sizeOverflow(level: QueueLevel, count: number, bytes: number): string | undefined {
+    const waiting = this.waiting(level);
+    if (waiting.count + count > level.countBound) {
+      return `${waiting.count} transactions wait for a block (at most ${level.countBound})`;
+    }
+    const most = this.config.txQueue.bytes;
+    if (waiting.bytes + bytes > most) {
+      return `the transactions waiting for a block hold ${waiting.bytes} bytes (at most ${most})`;
     }
     return undefined;
   }
