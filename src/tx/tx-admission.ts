@@ -11,6 +11,7 @@ import {
   type SmartTransaction,
   type SmartTxType,
 } from '../chain/codec';
+import { DecodedTxs } from '../chain/decoded-txs';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -85,6 +86,7 @@ export class TxAdmission {
     private readonly contracts: ContractsService,
     private readonly identity: NodeIdentity,
     private readonly db: DatabaseService,
+    private readonly decoded: DecodedTxs,
   ) {}
 
   async admit(bytes: Uint8Array, limits: AdmissionLimits): Promise<AdmittedTx> {
@@ -140,6 +142,7 @@ export class TxAdmission {
       }
       admitted.contract = contract;
     }
+    this.decoded.remember(hash, admitted.stored, { tx, timestampMs });
     return admitted;
   }
 

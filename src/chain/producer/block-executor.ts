@@ -16,6 +16,7 @@ import { KeyBans } from '../rules/key-bans';
 import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../rules/tx-limits';
 import { toVmError, VmError } from '../../vm';
 import { decodeSmartContractEnvelope, decodeSmartTransactionPayload, type SmartTransaction } from '../codec';
+import { DecodedTxs } from '../decoded-txs';
 import { NodeCrypto } from '../node-crypto.service';
 import type { BlockNotices } from '../chain-events';
 import { NativeTransfers } from './native-transfers';
@@ -97,6 +98,7 @@ export class BlockExecutor {
     private readonly bans: KeyBans,
     private readonly transfers: NativeTransfers,
     private readonly rows: RowStore,
+    private readonly decoded: DecodedTxs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -200,7 +202,8 @@ export class BlockExecutor {
     let fuel = 0;
     for (const row of pending) {
       const hash = asBuffer(row.hash);
-      if (mined.has(hash.toString('hex'))) {
+      const hashHex = hash.toString('hex');
+      if (mined.has(hashHex)) {
         executed.duplicates.push(hash);
         continue;
       }
@@ -208,16 +211,17 @@ export class BlockExecutor {
       if (running > limits.generationMs || fuel >= limits.fuelPerBlock) break;
       const stored = asBuffer(row.data);
       if (size + stored.length > limits.blockSize) break;
-      let tx: SmartTransaction;
-      let timestampMs: bigint;
-      try {
-        const envelope = decodeSmartContractEnvelope(stored);
-        tx = decodeSmartTransactionPayload(envelope.payload);
-        timestampMs = envelope.timestamp;
-      } catch (error) {
-        executed.failed.push({ hash, keyId: 0n, error: (error as Error).message });
-        continue;
+      let decoded = this.decoded.take(hashHex, stored);
+      if (!decoded) {
+        try {
+          const envelope = decodeSmartContractEnvelope(stored);
+          decoded = { tx: decodeSmartTransactionPayload(envelope.payload), timestampMs: envelope.timestamp };
+        } catch (error) {
+          executed.failed.push({ hash, keyId: 0n, error: (error as Error).message });
+          continue;
+        }
       }
+      const { tx, timestampMs } = decoded;
       const count = perUser.get(tx.keyId) ?? 0;
       if (count >= limits.txPerUser) continue;
       if (timestampMs < context.time * 1000n - BigInt(TX_EXPIRY_MS)) {
