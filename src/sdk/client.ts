@@ -20,6 +20,7 @@ import {
   type Signer,
 } from '../crypto';
 import { exactJsonText, parseExactJson } from './json';
+import { multipartBody, type MultipartValue } from './multipart';
 import {
   LiveSocket,
   liveUrl,
@@ -146,14 +147,14 @@ export class IbaxClient {
     });
   }
 
+  /** A `multipart/form-data` POST: text fields, and bytes as file parts. */
   postMultipart(
     path: string,
-    fields: Record<string, string | Blob>,
+    fields: Record<string, MultipartValue>,
     options: { token?: string | null } = {},
   ) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    return this.request('POST', path, { ...options, body: form });
+    const { body, contentType } = multipartBody(fields);
+    return this.request('POST', path, { ...options, headers: { 'Content-Type': contentType }, body });
   }
 
   /** One JSON-RPC call; returns the whole answer (envelope in `body`). */
@@ -252,10 +253,9 @@ export class IbaxClient {
       const params = Object.fromEntries(txs.map((tx, i) => [`tx${i}`, Buffer.from(tx).toString('base64')]));
       hashes = (await this.rpc('ibax.sendTx', [params])).hashes;
     } else {
-      const fields: Record<string, string | Blob> = {};
+      const fields: Record<string, MultipartValue> = {};
       txs.forEach((tx, i) => {
-        fields[`tx${i}`] =
-          options.via === 'hex' ? Buffer.from(tx).toString('hex') : new Blob([Buffer.from(tx)]);
+        fields[`tx${i}`] = options.via === 'hex' ? Buffer.from(tx).toString('hex') : tx;
       });
       const answer = await this.postMultipart('/api/v2/sendTx', fields);
       if (answer.status !== 200) {

@@ -48,7 +48,7 @@ async function calls(client: IbaxClient, key: string, count: number): Promise<Ui
 }
 
 async function sendRest(client: IbaxClient, txs: Uint8Array[]) {
-  const fields = Object.fromEntries(txs.map((tx, i) => [`tx${i}`, new Blob([Buffer.from(tx)])]));
+  const fields = Object.fromEntries(txs.map((tx, i) => [`tx${i}`, Buffer.from(tx)]));
   return client.postMultipart('/api/v2/sendTx', fields);
 }
 

@@ -307,7 +307,7 @@ describe('the transaction envelopes', () => {
       Conditions: 'true',
     });
     const answer = await user.client.postMultipart('/api/v2/sendTx', {
-      data: new Blob([Buffer.from(tx.bytes)]),
+      data: Buffer.from(tx.bytes),
     });
     const hash = bytesToHex(tx.hash);
     expect(answer.status).toBe(200);
@@ -357,7 +357,7 @@ describe('a refused transaction', () => {
   ) {
     const user = await newSession();
     const bytes = await build(user);
-    const answer = await user.client.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.from(bytes)]) });
+    const answer = await user.client.postMultipart('/api/v2/sendTx', { tx: Buffer.from(bytes) });
     expectRestError(answer, 400, 'E_SERVER', message);
     const queued = await db.one<{ count: string }>(`SELECT count(*) AS "count" FROM "transactions"`);
     expect(queued?.count).toBe('0');
@@ -470,7 +470,7 @@ describe('a refused transaction', () => {
     const [hash] = await founder.sendTransactions([tx.bytes]);
     const mined = await founder.waitForTransactions([hash]);
     expect(Number(mined[hash].blockid)).toBeGreaterThan(0);
-    const replay = await founder.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.from(tx.bytes)]) });
+    const replay = await founder.postMultipart('/api/v2/sendTx', { tx: Buffer.from(tx.bytes) });
     expect(replay.status).toBe(200);
     expect(Object.keys(replay.body.hashes)).toContain(hash);
     expect((await founder.txStatus([hash]))[hash]).toEqual(mined[hash]);
@@ -479,7 +479,7 @@ describe('a refused transaction', () => {
       .get(DatabaseService)
       .query(`SELECT 1 FROM "transactions" WHERE "hash" = $1`, [Buffer.from(hash, 'hex')]);
     expect(queued).toHaveLength(0);
-    const huge = await founder.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.alloc(70_000)]) });
+    const huge = await founder.postMultipart('/api/v2/sendTx', { tx: Buffer.alloc(70_000) });
     expect(huge.status).toBe(413);
   });
 
@@ -491,7 +491,7 @@ describe('a refused transaction', () => {
     }
     const tx = await call(user, { Name: 'after_ban' });
     const banned = await user.client.postMultipart('/api/v2/sendTx', {
-      tx: new Blob([Buffer.from(tx.bytes)]),
+      tx: Buffer.from(tx.bytes),
     });
     expectRestError(
       banned,

@@ -20,7 +20,7 @@ export async function sendMalformed(user: { client: IbaxClient }) {
 /** A transaction any member may send and that succeeds in its block (a failing one would strike too). */
 export async function sendGood(user: { client: IbaxClient; key: string }, name: string) {
   const tx = await user.client.buildCall(user.key, 'ProfileEdit', { MemberName: name });
-  const answer = await user.client.postMultipart('/api/v2/sendTx', { tx: new Blob([Buffer.from(tx.bytes)]) });
+  const answer = await user.client.postMultipart('/api/v2/sendTx', { tx: Buffer.from(tx.bytes) });
   if (answer.status === 200) {
     const [hash] = Object.values(answer.body.hashes as Record<string, string>);
     const status = (await user.client.waitForTransactions([hash]))[hash];
