@@ -40,7 +40,7 @@ const CALLERS = process.env.CALLERS;
 const PSEUDO = new Set(['(idle)', '(garbage collector)', '(program)']);
 
 function sourceOf(url: string): string | undefined {
-  const at = url.indexOf('/src/');
+  const at = url.indexOf(process.env.SRC_MARK ?? '/src/');
   return at >= 0 && !url.includes('node_modules') ? url.slice(at + 1) : undefined;
 }
 
