@@ -95,6 +95,8 @@ export class BlockReceiver {
   /** {@link apply} for a caller holding the chain lock (a fork switch). */
   async applyHeld(bytes: Uint8Array, checkTx: ReceivedTxCheck): Promise<AppliedBlock> {
     const started = performance.now();
+    // When each step ended, for the log: a peer's replay is on the path from one leader to the next.
+    const phases = { checked: started, ran: started, written: started };
     let block: ParsedBlock;
     try {
       block = parseBlock(bytes);
@@ -120,12 +122,13 @@ export class BlockReceiver {
       } catch (error) {
         throw new RefusedBlock(`block ${header.blockId}: a transaction: ${(error as Error).message}`, true);
       }
+      phases.checked = performance.now();
       applied = await this.contracts.transaction(async (sql) => {
         const locked = await this.producer.tip(sql);
         if (locked.id !== tip.id || !locked.hash.equals(tip.hash)) {
           throw new RefusedBlock(`block ${header.blockId}: the chain moved while it was checked`, false);
         }
-        const ran = await this.run(sql, block, bytes);
+        const ran = await this.run(sql, block, bytes, phases);
         changedPlatformParameters = ran.changedPlatformParameters;
         return ran.applied;
       });
@@ -143,8 +146,11 @@ export class BlockReceiver {
     this.metrics.blockReceived();
     this.metrics.blockReplayed((performance.now() - started) / 1000);
     if (changedPlatformParameters) await this.contracts.loadPrices();
+    const ms = (from: number, to: number) => Math.round(to - from);
     this.logger.debug(
-      `took block ${applied.id} of node ${applied.position} (${applied.txHashes.length} txs)`,
+      `took block ${applied.id} of node ${applied.position} (${applied.txHashes.length} txs) in ` +
+        `${ms(started, performance.now())} ms: checked in ${ms(started, phases.checked)}, ` +
+        `ran in ${ms(phases.checked, phases.ran)}, written in ${ms(phases.ran, phases.written)}`,
     );
     return applied;
   }
@@ -189,6 +195,7 @@ export class BlockReceiver {
     sql: Sql,
     block: ParsedBlock,
     bytes: Uint8Array,
+    phases: { ran: number; written: number },
   ): Promise<{ applied: AppliedBlock; changedPlatformParameters: boolean }> {
     const { header } = block;
     const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
@@ -221,6 +228,7 @@ export class BlockReceiver {
     if (!bytesEqual(digest, header.rollbacksHash)) {
       throw refuse(`its rollbacks hash ${hexOf(header.rollbacksHash)} should be ${hexOf(digest)}`);
     }
+    phases.ran = performance.now();
     const hash = Buffer.from(header.blockHash);
     await storeBlock(sql, this.executor, {
       id: header.blockId,
@@ -233,6 +241,7 @@ export class BlockReceiver {
       executed,
     });
     await this.events.announce(sql, { kind: 'block', height: header.blockId });
+    phases.written = performance.now();
     return {
       applied: {
         id: header.blockId,
