@@ -16,7 +16,7 @@ function parse(body: Buffer, contentType: string) {
           parts.push({
             name,
             value: Buffer.concat(chunks).toString('hex'),
-            file: { filename: info.filename, mimeType: info.mimeType },
+            file: { filename: info.filename ?? '', mimeType: info.mimeType },
           }),
         );
       });
