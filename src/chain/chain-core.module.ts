@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PrometheusModule } from '../prometheus/prometheus.module';
 import { ChainEvents } from './chain-events';
 import { ChainLock } from './chain-lock';
-import { DecodedTxs } from './decoded-txs';
+import { AdmittedTxs } from './admitted-txs';
 import { Finality } from './finality.service';
 import { NodeCrypto } from './node-crypto.service';
 import { NodeIdentity } from './node-identity.service';
@@ -24,7 +24,7 @@ import { KeyBans } from './rules/key-bans';
     ChainLock,
     KeyBans,
     Finality,
-    DecodedTxs,
+    AdmittedTxs,
   ],
   exports: [
     NodeCrypto,
@@ -34,7 +34,7 @@ import { KeyBans } from './rules/key-bans';
     ChainLock,
     KeyBans,
     Finality,
-    DecodedTxs,
+    AdmittedTxs,
   ],
 })
 export class ChainCoreModule {}

@@ -11,7 +11,7 @@ import {
   type SmartTransaction,
   type SmartTxType,
 } from '../chain/codec';
-import { DecodedTxs } from '../chain/decoded-txs';
+import { AdmittedTxs } from '../chain/admitted-txs';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -86,7 +86,7 @@ export class TxAdmission {
     private readonly contracts: ContractsService,
     private readonly identity: NodeIdentity,
     private readonly db: DatabaseService,
-    private readonly decoded: DecodedTxs,
+    private readonly admittedTxs: AdmittedTxs,
   ) {}
 
   async admit(bytes: Uint8Array, limits: AdmissionLimits): Promise<AdmittedTx> {
@@ -142,7 +142,7 @@ export class TxAdmission {
       }
       admitted.contract = contract;
     }
-    this.decoded.remember(hash, admitted.stored, { tx, timestampMs });
+    this.admittedTxs.remember(hash, admitted.stored, { tx, timestampMs });
     return admitted;
   }
 

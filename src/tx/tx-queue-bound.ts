@@ -91,12 +91,6 @@ export class TxQueueBound {
     if (problem) throw await this.busy(problem);
   }
 
-  /** How many more transactions fit by count now, before any is admitted (see {@link refuseWhenFull}). */
-  async room(): Promise<number> {
-    const level = await this.currentLevel();
-    return Math.max(0, level.countBound - this.waiting(level).count);
-  }
-
   /** How many of `batch` (in order) fit now; those are reserved. For transactions passed on by peers. */
   async reserveWhatFits(batch: readonly QueuedShare[]): Promise<number> {
     const level = await this.currentLevel();

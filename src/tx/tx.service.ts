@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { readBlockContent, type BlockTransaction } from '../chain/block-content';
 import { decodeSmartContractEnvelope, formatSize } from '../chain/codec';
+import { AdmittedTxs } from '../chain/admitted-txs';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
@@ -95,6 +96,7 @@ export class TxService {
     private readonly metrics: PrometheusMetrics,
     private readonly nodeState: NodeStateService,
     private readonly bound: TxQueueBound,
+    private readonly admittedTxs: AdmittedTxs,
   ) {}
 
   async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
@@ -180,17 +182,16 @@ export class TxService {
    * by the node itself. Each is admitted as a client's would be; one refused, already queued or already
    * mined is left out without an error (a peer sends what it has, and may send it twice). A peer's are cut
    * to what the queue's bound still lets in (its sender keeps and mines the rest); the node's own are not.
-   * Returns the ones queued now, as stored.
+   * The ones cut are checked all the same: they come back in their sender's blocks, where checking them
+   * would hold up the chain (the next leader waits for this node's replay), so they are remembered as
+   * admitted (`AdmittedTxs`), not queued. Returns the ones queued now, as stored.
    */
   async receive(txs: readonly Uint8Array[], from: 'peer' | 'self' = 'peer'): Promise<Buffer[]> {
     if (this.nodeState.draining || txs.length === 0) return [];
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     const nowMs = Date.now();
     const admitted: AdmittedTx[] = [];
-    // A peer's transactions that cannot fit are not checked only to be dropped (its sender keeps them).
-    const room = from === 'peer' ? await this.bound.room() : txs.length;
-    if (room < txs.length) this.metrics.txRefused('busy', txs.length - room);
-    for (const bytes of txs.slice(0, room)) {
+    for (const bytes of txs) {
       try {
         admitted.push(await this.admission.admit(bytes, { maxTxSize, nowMs }));
       } catch (error) {
@@ -247,23 +248,28 @@ export class TxService {
 
   /**
    * Checks the transactions of a received block as admission does, at the block's time; throws at the first
-   * that fails. One already waiting in this node's queue with the very same bytes passed admission here.
+   * that fails. One this node admitted lately with the very same bytes (a client's, or a peer's passed on
+   * to it), or that waits in its queue so, passed admission here.
    */
   async checkInBlock(txs: readonly Uint8Array[], blockTimeMs: number): Promise<void> {
-    const hashes = txs.map((tx) => Buffer.from(decodeSmartContractEnvelope(tx).hash).toString('hex'));
+    const unknown: { bytes: Uint8Array; hash: string }[] = [];
+    for (const bytes of txs) {
+      const hash = Buffer.from(decodeSmartContractEnvelope(bytes).hash).toString('hex');
+      if (!this.admittedTxs.holds(hash, bytes)) unknown.push({ bytes, hash });
+    }
+    if (unknown.length === 0) return;
+    // Queued before this node last started, or admitted long enough ago to be forgotten.
     const queued = await this.db.query<{ hash: unknown; data: unknown }>(
       `SELECT "hash", "data" FROM "transactions"
         WHERE "hash" IN (SELECT decode("x", 'hex') FROM unnest($1::text[]) AS "x")`,
-      [hashes],
+      [unknown.map((tx) => tx.hash)],
     );
-    const admittedHere = new Map(
-      queued.map((row) => [asBuffer(row.hash).toString('hex'), asBuffer(row.data)]),
-    );
+    const queuedData = new Map(queued.map((row) => [asBuffer(row.hash).toString('hex'), asBuffer(row.data)]));
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
-    for (const [index, tx] of txs.entries()) {
-      if (admittedHere.get(hashes[index])?.equals(tx)) continue;
+    for (const { bytes, hash } of unknown) {
+      if (queuedData.get(hash)?.equals(bytes)) continue;
       // A transaction's own second may be the block's: "now" is the end of that second.
-      await this.admission.admit(tx, { maxTxSize, nowMs: blockTimeMs + 999 });
+      await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
     }
   }
 

@@ -16,7 +16,7 @@ import { KeyBans } from '../rules/key-bans';
 import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../rules/tx-limits';
 import { toVmError, VmError } from '../../vm';
 import { decodeSmartContractEnvelope, decodeSmartTransactionPayload, type SmartTransaction } from '../codec';
-import { DecodedTxs } from '../decoded-txs';
+import { AdmittedTxs } from '../admitted-txs';
 import { NodeCrypto } from '../node-crypto.service';
 import type { BlockNotices } from '../chain-events';
 import { NativeTransfers } from './native-transfers';
@@ -98,7 +98,7 @@ export class BlockExecutor {
     private readonly bans: KeyBans,
     private readonly transfers: NativeTransfers,
     private readonly rows: RowStore,
-    private readonly decoded: DecodedTxs,
+    private readonly admitted: AdmittedTxs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -211,7 +211,7 @@ export class BlockExecutor {
       if (running > limits.generationMs || fuel >= limits.fuelPerBlock) break;
       const stored = asBuffer(row.data);
       if (size + stored.length > limits.blockSize) break;
-      let decoded = this.decoded.take(hashHex, stored);
+      let decoded = this.admitted.take(hashHex, stored);
       if (!decoded) {
         try {
           const envelope = decodeSmartContractEnvelope(stored);
