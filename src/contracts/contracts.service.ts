@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { GenesisService } from '../chain/genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
+import { keyIdToAddress } from '../crypto';
 import { ApiError } from '../common/api-error';
 import { DatabaseService, type Sql } from '../database/database.service';
 import {
@@ -55,6 +56,10 @@ export interface ExecuteRequest {
 }
 
 const GUEST_KEY = -110277540701013350n;
+/** The accounts of the keys every transaction's `$` variables name: worked out once, not per transaction. */
+const GUEST_ACCOUNT = keyIdToAddress(GUEST_KEY);
+const BLACK_HOLE_ACCOUNT = keyIdToAddress(0n);
+const WHITE_HOLE_ACCOUNT = keyIdToAddress(5555n);
 
 /**
  * The contract engine of the node: one VM holding every ecosystem's compiled contracts, loaded from
@@ -342,11 +347,11 @@ export class ContractsService implements OnModuleInit {
       node_position: block.nodePosition ?? 0n,
       txhash: request.txHash.toString('hex'),
       guest_key: GUEST_KEY,
-      guest_account: this.crypto.address(GUEST_KEY),
+      guest_account: GUEST_ACCOUNT,
       black_hole_key: 0n,
-      black_hole_account: this.crypto.address(0n),
+      black_hole_account: BLACK_HOLE_ACCOUNT,
       white_hole_key: 5555n,
-      white_hole_account: this.crypto.address(5555n),
+      white_hole_account: WHITE_HOLE_ACCOUNT,
     };
     return { vars, host };
   }
