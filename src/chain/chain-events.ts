@@ -44,17 +44,21 @@ const CHANNEL = 'ibax_chain';
 const RECONNECT_MS = 1_000;
 
 /**
- * Tells readers in this process when the chain changes, so that they may keep what they read of it
- * (the height, blocks) until it does. The producer and the rollback announce a change inside their
+ * The node's one bus. Chain changes: tells readers in this process when the chain changes, so that they
+ * may keep what they read of it (the height, blocks) until it does. The producer and the rollback announce a change inside their
  * database transaction (`pg_notify`, delivered when it commits) and publish it here once committed. On a
  * PostgreSQL server, other node processes sharing the database hear it on a LISTEN connection; while that
  * connection is down, `reliable` is false and readers must ask the database. The embedded database lives
  * in this process alone, so what is published here is all there is.
+ *
+ * Transactions accepted: what this node queued for its clients (their own transactions, a key's
+ * registration), which a network passes on to its peers. Only this process hears of them.
  */
 @Injectable()
 export class ChainEvents implements OnApplicationShutdown {
   private readonly logger = new Logger('ChainEvents');
   private readonly subscribers = new Set<(change: ChainChange) => void>();
+  private readonly acceptedListeners = new Set<(stored: Buffer[]) => void>();
   private listener?: Client;
   private listening = false;
   private stopped = false;
@@ -82,6 +86,16 @@ export class ChainEvents implements OnApplicationShutdown {
   /** Called once the change is committed. */
   publish(change: ChainChange): void {
     for (const subscriber of this.subscribers) subscriber(change);
+  }
+
+  /** Hears of each batch of transactions queued here for a client, as stored. */
+  onTransactionsAccepted(listener: (stored: Buffer[]) => void): void {
+    this.acceptedListeners.add(listener);
+  }
+
+  /** Called once transactions queued for a client are committed to the queue. */
+  transactionsAccepted(stored: Buffer[]): void {
+    for (const listener of this.acceptedListeners) listener(stored);
   }
 
   async onApplicationShutdown(): Promise<void> {

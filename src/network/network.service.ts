@@ -127,7 +127,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     if (!this.enabled) return;
     this.finality.onActions((votes, actions) => this.carryOut(votes, actions));
     this.events.subscribe((change) => this.onChainChange(change));
-    this.txs.onAccepted((stored) => this.passOn(stored));
+    this.events.onTransactionsAccepted((stored) => this.passOn(stored));
     this.schedule(0);
   }
 

@@ -3,6 +3,7 @@ import { mp } from '../chain/codec';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { ownContractCall } from '../chain/tx-builder';
+import { ChainEvents } from '../chain/chain-events';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { APP_CONFIG, type AppConfig } from '../config';
@@ -35,6 +36,7 @@ export class KeyRegistration {
     private readonly producer: BlockProducer,
     private readonly db: DatabaseService,
     private readonly metrics: PrometheusMetrics,
+    private readonly events: ChainEvents,
   ) {}
 
   async register(publicKey: Uint8Array, ecosystem: bigint): Promise<void> {
@@ -61,7 +63,7 @@ export class KeyRegistration {
     await this.db.transaction((sql) => this.txs.queue(sql, [admitted], 1));
     this.metrics.txAdmitted(1);
     // In a network the block may come from another node: it gets the registration too.
-    this.txs.accepted([admitted.stored]);
+    this.events.transactionsAccepted([admitted.stored]);
     this.producer.requestBlock();
     await this.waitForBlock(admitted.hash);
   }

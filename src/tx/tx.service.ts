@@ -3,6 +3,7 @@ import type { Caller } from '../common/caller';
 import { readBlockContent, type BlockTransaction } from '../chain/block-content';
 import { decodeSmartContractEnvelope, formatSize } from '../chain/codec';
 import { AdmittedTxs } from '../chain/admitted-txs';
+import { ChainEvents } from '../chain/chain-events';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../chain/producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
@@ -97,6 +98,7 @@ export class TxService {
     private readonly nodeState: NodeStateService,
     private readonly bound: TxQueueBound,
     private readonly admittedTxs: AdmittedTxs,
+    private readonly events: ChainEvents,
   ) {}
 
   async send(caller: Caller, incoming: readonly IncomingTx[]): Promise<SentTx[]> {
@@ -160,21 +162,9 @@ export class TxService {
         throw error;
       }
       await this.queueReserved(fresh, shares);
-      this.accepted(fresh.map((tx) => tx.stored));
+      this.events.transactionsAccepted(fresh.map((tx) => tx.stored));
     }
     return incoming.map((tx, index) => ({ name: tx.name, hash: admitted[index].hash.toString('hex') }));
-  }
-
-  private readonly acceptedListeners = new Set<(stored: Buffer[]) => void>();
-
-  /** Tells `listener` of each batch of transactions clients sent here, once queued (the network passes them on). */
-  onAccepted(listener: (stored: Buffer[]) => void): void {
-    this.acceptedListeners.add(listener);
-  }
-
-  /** Transactions queued here for a client (its own, or its key's registration): the listeners hear of them. */
-  accepted(stored: Buffer[]): void {
-    for (const listener of this.acceptedListeners) listener(stored);
   }
 
   /**
