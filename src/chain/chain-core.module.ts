@@ -9,32 +9,27 @@ import { NodeIdentity } from './node-identity.service';
 import { PlatformParametersService } from './platform-parameters.service';
 import { KeyBans } from './rules/key-bans';
 
+/** Every provider of the chain's core is for the modules that import it. */
+const CORE = [
+  NodeCrypto,
+  NodeIdentity,
+  PlatformParametersService,
+  ChainEvents,
+  ChainLock,
+  KeyBans,
+  Finality,
+  AdmittedTxs,
+];
+
 /**
  * The chain's core, shared by every module that reads or writes the chain: the node's crypto and keys, the
- * platform parameters, chain-change events, the lock that orders changes of the chain, finality (votes and the final block), key bans (counted by the producer, applied at admission), and
- * the transactions admission decoded, kept for the block that runs them.
+ * platform parameters, the node's event bus (chain changes, transactions accepted), the lock that orders
+ * changes of the chain, finality (votes and the final block), key bans (counted by the producer, applied
+ * at admission), and the transactions admitted lately (`AdmittedTxs`).
  */
 @Module({
   imports: [PrometheusModule],
-  providers: [
-    NodeCrypto,
-    NodeIdentity,
-    PlatformParametersService,
-    ChainEvents,
-    ChainLock,
-    KeyBans,
-    Finality,
-    AdmittedTxs,
-  ],
-  exports: [
-    NodeCrypto,
-    NodeIdentity,
-    PlatformParametersService,
-    ChainEvents,
-    ChainLock,
-    KeyBans,
-    Finality,
-    AdmittedTxs,
-  ],
+  providers: CORE,
+  exports: CORE,
 })
 export class ChainCoreModule {}
