@@ -47,19 +47,23 @@ export class AdmittedTxs {
 
   /** Whether this node admitted these very bytes lately. */
   holds(hashHex: string, stored: Uint8Array): boolean {
-    const entry = this.entries.get(hashHex);
-    return (
-      entry !== undefined &&
-      Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(entry.stored)
-    );
+    return this.matching(hashHex, stored) !== undefined;
   }
 
   /** The decoded form of `stored`, when admission decoded these very bytes; the entry is used up. */
-  take(hashHex: string, stored: Buffer): DecodedTx | undefined {
+  take(hashHex: string, stored: Uint8Array): DecodedTx | undefined {
+    const entry = this.matching(hashHex, stored);
+    this.forget(hashHex);
+    return entry;
+  }
+
+  /** The entry of `hashHex` when it was made from these very bytes. */
+  private matching(hashHex: string, stored: Uint8Array): Entry | undefined {
     const entry = this.entries.get(hashHex);
     if (!entry) return undefined;
-    this.forget(hashHex);
-    return stored.equals(entry.stored) ? entry : undefined;
+    return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(entry.stored)
+      ? entry
+      : undefined;
   }
 
   private forget(key: string): void {
