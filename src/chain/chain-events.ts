@@ -45,11 +45,11 @@ const RECONNECT_MS = 1_000;
 
 /**
  * The node's one bus. Chain changes: tells readers in this process when the chain changes, so that they
- * may keep what they read of it (the height, blocks) until it does. The producer and the rollback announce a change inside their
- * database transaction (`pg_notify`, delivered when it commits) and publish it here once committed. On a
- * PostgreSQL server, other node processes sharing the database hear it on a LISTEN connection; while that
- * connection is down, `reliable` is false and readers must ask the database. The embedded database lives
- * in this process alone, so what is published here is all there is.
+ * may keep what they read of it (the height, blocks) until it does. The producer and the rollback announce
+ * a change inside their database transaction (`pg_notify`, delivered when it commits) and publish it here
+ * once committed. On a PostgreSQL server, other node processes sharing the database hear it on a LISTEN
+ * connection; while that connection is down, `reliable` is false and readers must ask the database. The
+ * embedded database lives in this process alone, so what is published here is all there is.
  *
  * Transactions accepted: what this node queued for its clients (their own transactions, a key's
  * registration), which a network passes on to its peers. Only this process hears of them.
