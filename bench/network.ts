@@ -546,6 +546,19 @@ async function measure(count: number) {
         (member) => [...byPosition].find(([, node]) => node === member.index)?.[0],
       ),
       blocks_by_producer: produced,
+      // A transaction waits for a block of a leader that holds it: one mined only by the node it was sent
+      // to (its peers' queues full when it was passed on) waits for that node's turn.
+      latency_by_producer_ms: members.map((member) => {
+        const ids = new Set(blocks.filter((block) => block.producer === member.index).map((b) => b.id));
+        const own = load.mined.filter((tx) => ids.has(tx.blockId));
+        const ms = own.map((tx) => tx.ms).sort((a, b) => a - b);
+        return {
+          txs: own.length,
+          sent_to_it: own.filter((tx) => tx.sentTo === member.index).length,
+          p50: percentile(ms, 50),
+          p99: percentile(ms, 99),
+        };
+      }),
       blocks_not_on_node0_chain: notOnChain,
       rollbacks_by_node: commitsHeard.listening ? commitsHeard.rollbacks : undefined,
       reorgs_by_node: reorgs,

@@ -329,6 +329,11 @@ export interface LoadResult {
   failed: number;
   /** From sendTx to the first status with a block id, ms, sorted. */
   latencies: number[];
+  /**
+   * The same latencies with the block each transaction went into and the node (index in `urls`) it was
+   * sent to: to tell them apart by producer.
+   */
+  mined: { blockId: number; ms: number; sentTo: number }[];
 }
 
 /**
@@ -351,6 +356,7 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
     ),
   );
   const latencies: number[] = [];
+  const mined: { blockId: number; ms: number; sentTo: number }[] = [];
   let statusesSeen = 0;
   /** Transactions refused with E_BUSY (the queue was full): not sent again. */
   let busy = 0;
@@ -384,7 +390,9 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
               const status = statuses[hash];
               if (status.blockid !== '') {
                 if (now <= stopAt) statusesSeen++;
-                latencies.push(now - pending[node].get(hash)!);
+                const ms = now - pending[node].get(hash)!;
+                latencies.push(ms);
+                mined.push({ blockId: Number(status.blockid), ms, sentTo: node });
                 pending[node].delete(hash);
               } else if (status.errmsg) {
                 failed++;
@@ -434,5 +442,13 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: clients }, (_, i) => runClient(i)));
   const countAtEnd = await windowEnd;
   latencies.sort((a, b) => a - b);
-  return { sent, busy, committedInWindow: countAtEnd - countAtStart, statusesSeen, failed, latencies };
+  return {
+    sent,
+    busy,
+    committedInWindow: countAtEnd - countAtStart,
+    statusesSeen,
+    failed,
+    latencies,
+    mined,
+  };
 }
