@@ -6,6 +6,7 @@ import {
   type BlockHeader,
   type ConsensusAction,
   type Hash,
+  type ProductionTurn,
   type SlotSchedule,
   type Vote,
 } from '../consensus/consensus-core';
@@ -162,12 +163,38 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   /**
-   * Whether this node makes a block now, as the core decides: its slot and build share, its chain being
-   * the one the fork choice picks, and not being behind a chain it knows of.
+   * Whether this node makes a block now, as the core decides (its slot and build share, its chain being
+   * the one the fork choice picks, not being behind a chain it knows of), and until when it may build.
+   * Nothing before the core is built from the chain.
    */
-  mayProduce(nowMs = Date.now()): boolean {
-    if (!this.core) return true;
-    return this.core.mayProduce(nowMs) !== undefined;
+  turn(nowMs = Date.now()): ProductionTurn | undefined {
+    return this.core?.mayProduce(nowMs);
+  }
+
+  /**
+   * When the producer looks again after a look that made no block: within its own build share soon (a
+   * block may be allowed once the chain catches up, or transactions come), else at its next slot; a
+   * follower and a node whose core is not built yet in a slot's time.
+   */
+  nextLookAt(nowMs = Date.now()): number {
+    const core = this.core;
+    const slotMs = this.schedule?.slotMs ?? 1_000;
+    if (!core || core.options.self < 0) return nowMs + slotMs;
+    const next = core.nextOwnSlotStart(nowMs);
+    return core.inOwnBuildShare(nowMs) ? Math.min(next, nowMs + Math.max(50, slotMs / 4)) : next;
+  }
+
+  /** Whether a block this node stamps with `timeSeconds` lies in its own slot, as its peers will check. */
+  stampsOwnSlot(timeSeconds: bigint): boolean {
+    return this.core?.stampsOwnSlot(Number(timeSeconds) * 1000) ?? false;
+  }
+
+  /**
+   * This node's position among the voters (the producer's in the blocks it makes), -1 when it is not one,
+   * unknown before the core is built from the chain.
+   */
+  get position(): number | undefined {
+    return this.core?.options.self;
   }
 
   /** The block the fork choice picks now, when it is not this node's tip. */
@@ -298,7 +325,7 @@ export class Finality implements OnApplicationBootstrap {
 
   /** Brings the core to the chain in the database: blocks taken back, blocks added, voter changes. */
   private async follow(): Promise<void> {
-    const membership = await this.readMembership();
+    const { membership } = await this.readMembership();
     if (!this.core || membership !== this.membership) {
       await this.rebuild();
       return;
@@ -336,17 +363,14 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   private async rebuild(): Promise<void> {
-    const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
     const ownKey = bareKey(publicKeyHex04(this.identity.keys.node.publicKey));
-    this.voterKeys = this.voterKeysOf(values.get('honor_nodes') ?? '');
-    this.membership = this.voterKeys.join(',');
+    const { keys, slotMs, membership } = await this.readMembership();
+    this.voterKeys = keys;
+    this.membership = membership;
     const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
     if (!first) return;
     const voters = Math.max(1, this.voterKeys.length);
-    this.schedule = {
-      startMs: Number(first.time) * 1000,
-      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), voters),
-    };
+    this.schedule = { startMs: Number(first.time) * 1000, slotMs };
     const final = await this.finalized();
     this.persistedFinal = final.id;
     const rows = await this.chainRows(final.id);
@@ -411,9 +435,15 @@ export class Finality implements OnApplicationBootstrap {
     );
   }
 
-  private async readMembership(): Promise<string> {
-    const values = await this.parameters.values(['honor_nodes']);
-    return this.voterKeysOf(values.get('honor_nodes') ?? '').join(',');
+  /**
+   * The voters and the slot length as the chain sets them now; `membership` names both, so that the core
+   * is built again when either changes (a contract may change the slot's parameters).
+   */
+  private async readMembership(): Promise<{ keys: string[]; slotMs: number; membership: string }> {
+    const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
+    const keys = this.voterKeysOf(values.get('honor_nodes') ?? '');
+    const slotMs = agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), Math.max(1, keys.length));
+    return { keys, slotMs, membership: `${slotMs}:${keys.join(',')}` };
   }
 
   private chainRows(from: bigint): Promise<ChainRow[]> {

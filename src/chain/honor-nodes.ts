@@ -118,10 +118,3 @@ export function leaderOf(clock: SlotClock, slot: number): number {
 export function leaderAtBlockTime(clock: SlotClock, timeSeconds: bigint): number {
   return leaderOf(clock, slotAt(clock, Number(timeSeconds) * 1000));
 }
-
-/** The next moment (ms) a slot of `position` starts, after `nowMs`. */
-export function nextSlotStart(clock: SlotClock, nowMs: number, position: number): number {
-  let slot = slotAt(clock, nowMs) + 1;
-  while (leaderOf(clock, slot) !== position) slot++;
-  return clock.startMs + slot * clock.slotMs;
-}

@@ -95,4 +95,22 @@ describe('ConsensusCore', () => {
     // Still on a (above the final block's height nothing to vote yet); a child of a gets no vote.
     expect(votes(node.applied(block(a, 'a2', 3)))).toEqual([]);
   });
+
+  it('gives a leader its own slot up to the build share, and says when its next slot starts', () => {
+    // Five voters, 1 s slots from 0: node 2 leads slots 2, 7, 12 …
+    const node = core(2);
+    expect(node.mayProduce(1_999)).toBeUndefined();
+    expect(node.mayProduce(2_100)).toMatchObject({ slot: 2, parent: GENESIS, buildEndsAtMs: 2_500 });
+    expect(node.inOwnBuildShare(2_499)).toBe(true);
+    expect(node.mayProduce(2_500)).toBeUndefined();
+    expect(node.inOwnBuildShare(2_500)).toBe(false);
+    expect(node.nextOwnSlotStart(2_100)).toBe(7_000);
+    // A block's time is whole seconds: one stamped within slot 7 passes its peers' check, one in slot 8 not.
+    expect(node.stampsOwnSlot(7_000)).toBe(true);
+    expect(node.stampsOwnSlot(8_000)).toBe(false);
+    // A follower leads nothing; a lone voter builds back to back with no share's end.
+    expect(core(-1).mayProduce(2_100)).toBeUndefined();
+    expect(core(-1).nextOwnSlotStart(2_100)).toBe(Number.POSITIVE_INFINITY);
+    expect(core(0, 1).mayProduce(2_900)).toMatchObject({ slot: 2, buildEndsAtMs: Number.POSITIVE_INFINITY });
+  });
 });

@@ -94,6 +94,17 @@ export function leaderOfSlot(slot: number, voters: number): number {
   return ((slot % voters) + voters) % voters;
 }
 
+/** What {@link ConsensusCore.mayProduce} allows: a block on `parent` in `slot`, begun before `buildEndsAtMs`. */
+export interface ProductionTurn {
+  slot: number;
+  parent: BlockHeader;
+  /**
+   * With other voters, the end of the slot's build share: the rest of the slot is for the block to reach
+   * them and be run there before the next leader builds. A lone voter's never ends (back-to-back blocks).
+   */
+  buildEndsAtMs: number;
+}
+
 export class ConsensusCore {
   readonly quorum: number;
   private readonly headers = new Map<Hash, BlockHeader>();
@@ -319,17 +330,50 @@ export class ConsensusCore {
    * share is not over, its chain is the one the fork choice picks, no block of this slot is on it yet, and
    * no chain it knows but cannot place yet (ancestors still unknown) is `behindLimit` blocks ahead of it.
    */
-  mayProduce(nowMs: number): { slot: number; parent: BlockHeader } | undefined {
-    const { self, voters, schedule, buildShare } = this.options;
+  mayProduce(nowMs: number): ProductionTurn | undefined {
+    const { self, voters, schedule } = this.options;
     if (self < 0) return undefined;
     const slot = slotAt(schedule, nowMs);
     if (leaderOfSlot(slot, voters) !== self) return undefined;
-    if (voters > 1 && nowMs >= schedule.startMs + (slot + buildShare) * schedule.slotMs) return undefined;
+    const buildEndsAtMs = this.buildEndsAt(slot);
+    if (nowMs >= buildEndsAtMs) return undefined;
     const tip = this.tip;
     if (tip.slot > slot) return undefined;
     if (this.head().hash !== tip.hash) return undefined;
     if (this.highestKnown() - tip.height >= this.options.behindLimit) return undefined;
-    return { slot, parent: tip };
+    return { slot, parent: tip, buildEndsAtMs };
+  }
+
+  /** Whether `nowMs` is within this node's own slot and its build share (whatever its chain holds). */
+  inOwnBuildShare(nowMs: number): boolean {
+    const { self, voters, schedule } = this.options;
+    const slot = slotAt(schedule, nowMs);
+    return self >= 0 && leaderOfSlot(slot, voters) === self && nowMs < this.buildEndsAt(slot);
+  }
+
+  /** When this node's next slot starts after `nowMs`; never for a follower. */
+  nextOwnSlotStart(nowMs: number): number {
+    const { self, voters, schedule } = this.options;
+    if (self < 0) return Number.POSITIVE_INFINITY;
+    let slot = slotAt(schedule, nowMs) + 1;
+    while (leaderOfSlot(slot, voters) !== self) slot++;
+    return schedule.startMs + slot * schedule.slotMs;
+  }
+
+  /**
+   * Whether a block this node stamps with `timeMs` falls in its own slot, as its peers will check
+   * ({@link headerProblem}): a block's time is whole seconds, and a tip stamped by a clock ahead of this
+   * node's may push it past the slot.
+   */
+  stampsOwnSlot(timeMs: number): boolean {
+    const { self, voters, schedule } = this.options;
+    return self >= 0 && leaderOfSlot(slotAt(schedule, timeMs), voters) === self;
+  }
+
+  private buildEndsAt(slot: number): number {
+    const { voters, schedule, buildShare } = this.options;
+    if (voters === 1) return Number.POSITIVE_INFINITY;
+    return schedule.startMs + (slot + buildShare) * schedule.slotMs;
   }
 
   /**

@@ -10,24 +10,13 @@ import { NodeStateService } from '../../common/node-state.service';
 import { APP_CONFIG, type AppConfig } from '../../config';
 import { ContractsService } from '../../contracts/contracts.service';
 import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
-import { publicKeyHex04 } from '../../crypto';
 import { buildBlock, compressTxs } from '../codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../node-crypto.service';
 import { NodeIdentity } from '../node-identity.service';
-import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
-import {
-  activeHonorNodes,
-  agreedSlotMs,
-  leaderAtBlockTime,
-  nextSlotStart,
-  positionOf,
-  SLOT_PARAMETERS,
-  slotAt,
-  slotLengthMs,
-  type SlotClock,
-} from '../honor-nodes';
+import { PlatformParametersService } from '../platform-parameters.service';
 import { ChainLock } from '../chain-lock';
+import type { ProductionTurn } from '../../consensus/consensus-core';
 import { Finality } from '../finality.service';
 import { storeBlock } from './block-store';
 import { ChainEvents, type BlockNotices } from '../chain-events';
@@ -72,16 +61,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
   private lockHolder?: QueryRunner;
   private holdsLock = false;
   private producing?: Promise<ProducedBlock | undefined>;
-  private clock?: SlotClock;
-  /** This node's place among the active honor nodes; -1 when it is not one of them (it makes no block). */
-  private position = 0;
-
-  /** When the build share (BLOCK_BUILD_SHARE) of `slot` ends, ms: no transaction runs in a block after it. */
-  private buildEndsAt(clock: SlotClock, slot: number): number {
-    return clock.startMs + (slot + this.config.blockBuildShare) * clock.slotMs;
+  /** This node's place among the voters (the consensus core's); -1 when it is not one of them (no block). */
+  private get position(): number {
+    return this.finality.position ?? -1;
   }
 
-  /** Whether this node is among the active honor nodes (at its last look); a follower is not. */
+  /** Whether this node is among the active honor nodes; a follower is not. */
   get isHonorNode(): boolean {
     return this.position >= 0;
   }
@@ -214,72 +199,38 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       this.schedule(this.holdsLock ? 0 : LOCK_RETRY_MS);
       return;
     }
-    let delay = 1_000;
+    let lookAgainAt = Date.now() + 1_000;
     // A request arriving from here on asks for another look once this one ends.
     this.wakeRequested = false;
     try {
-      const clock = await this.slotClock();
-      const now = Date.now();
-      const slot = slotAt(clock, now);
-      // With other nodes, no block is begun past the slot's build share (BLOCK_BUILD_SHARE): the rest of
-      // the slot is for its blocks to reach the peers and be run there before the next leader starts.
-      const closing = clock.nodes > 1 && now >= this.buildEndsAt(clock, slot);
-      const ours = this.position >= 0 && slot % clock.nodes === this.position && !closing;
+      this.logWhenNotListed();
+      // Whose slot it is, how much of it is left, and whether this node's chain is the one to build on:
+      // the consensus core decides.
+      const turn = this.finality.turn();
       let produced = false;
-      // The consensus core has the last word: this node's chain must be the one the fork choice picks, and
-      // not behind one it knows of.
-      if (
-        ours &&
-        this.nodeState.state === 'running' &&
-        !this.stopped &&
-        !this.lock.behindPeers &&
-        this.finality.mayProduce(now)
-      ) {
-        this.producing = this.produce();
+      if (turn && this.nodeState.state === 'running' && !this.stopped && !this.lock.behindPeers) {
+        this.producing = this.produce(turn);
         produced = (await this.producing) !== undefined;
       }
       // In its slot the node makes blocks one after another while transactions wait: a transaction waits
       // for the block under way, not for the next slot, and under load blocks stay as large as what
       // arrived while the last one was made. With nothing waiting it looks again within the slot (a
       // sendTx asks at once), or at its next slot.
-      if (produced) delay = 0;
-      else if (this.position < 0) delay = clock.slotMs;
-      else if (ours)
-        delay = Math.min(
-          nextSlotStart(clock, Date.now(), this.position) - Date.now(),
-          Math.max(50, clock.slotMs / 4),
-        );
-      else delay = nextSlotStart(clock, Date.now(), this.position) - Date.now();
+      lookAgainAt = produced ? Date.now() : this.finality.nextLookAt();
     } catch (error) {
       this.logger.error(`block production failed: ${(error as Error).message}`);
     } finally {
       this.producing = undefined;
     }
-    this.schedule(this.wakeRequested ? 0 : delay);
+    this.schedule(this.wakeRequested ? 0 : lookAgainAt - Date.now());
   }
 
-  /**
-   * Slot length and this node's position among the honor nodes active now, from the platform parameters
-   * (read again each time: contracts change them).
-   */
-  private async slotClock(): Promise<SlotClock> {
-    if (!this.clock) {
-      const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
-      this.clock = { startMs: Number(first?.time ?? 0) * 1000, slotMs: 4_000, nodes: 1 };
-    }
-    const values = await this.parameters.values([...SLOT_PARAMETERS, 'honor_nodes']);
-    const listed = parseHonorNodes(values.get('honor_nodes') ?? '');
-    const active = activeHonorNodes(listed, BigInt(Math.floor(Date.now() / 1000)));
-    this.clock.nodes = Math.max(1, active.length);
-    this.clock.slotMs = agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), this.clock.nodes);
-    // No list at all: the chain's first node alone makes blocks (formats.md §5.1).
-    this.position =
-      listed.length === 0 ? 0 : positionOf(active, publicKeyHex04(this.identity.keys.node.publicKey));
-    if (this.position < 0 && !this.notListedLogged) {
+  private logWhenNotListed(): void {
+    const notListed = this.finality.position === -1;
+    if (notListed && !this.notListedLogged) {
       this.logger.log('this node is not an active honor node: it makes no blocks');
     }
-    this.notListedLogged = this.position < 0;
-    return this.clock;
+    this.notListedLogged = notListed;
   }
 
   /** Tests only (NETWORK_TEST_SWITCHES): the next block gets a wrong rollbacks hash, as a faulty node's would. */
@@ -291,16 +242,16 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
    * Makes one block from the waiting transactions and the delayed contracts due in it, or nothing when there
    * are neither.
    */
-  async produce(): Promise<ProducedBlock | undefined> {
+  async produce(turn: ProductionTurn): Promise<ProducedBlock | undefined> {
     // Most ticks find nothing to do: ask before opening a block's transaction.
     const waiting = await this.db.one(
       `SELECT 1 FROM "transactions" WHERE "used" = 0 AND "verified" = 1 LIMIT 1`,
     );
     if (!waiting && !(await this.delayed.dueAfterTip(this.db))) return undefined;
-    return this.lock.run(() => this.produceNow());
+    return this.lock.run(() => this.produceNow(turn));
   }
 
-  private async produceNow(): Promise<ProducedBlock | undefined> {
+  private async produceNow(turn: ProductionTurn): Promise<ProducedBlock | undefined> {
     const started = performance.now();
     let changedPlatformParameters = false;
     let notices: BlockNotices | undefined;
@@ -310,16 +261,13 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
       const time = nowSeconds > tip.time ? nowSeconds : tip.time;
       // A block stamped with another node's slot (a tip from a clock ahead of ours) would be refused.
-      if (this.clock && this.clock.nodes > 1 && leaderAtBlockTime(this.clock, time) !== this.position) {
-        return { block: undefined, failed: 0 };
-      }
+      if (!this.finality.stampsOwnSlot(time)) return { block: undefined, failed: 0 };
       const limits = await this.limits(sql);
-      if (this.clock && this.clock.nodes > 1) {
+      if (Number.isFinite(turn.buildEndsAtMs)) {
         // With other nodes a leader runs transactions in the first BLOCK_BUILD_SHARE of its slot only: the
         // rest is for its blocks to reach its peers and be run there (as long again on a peer as fast)
         // before the next leader builds on them, not beside them.
-        const closesAt = this.buildEndsAt(this.clock, slotAt(this.clock, Date.now()));
-        limits.generationMs = Math.max(0, Math.min(limits.generationMs, closesAt - Date.now()));
+        limits.generationMs = Math.max(0, Math.min(limits.generationMs, turn.buildEndsAtMs - Date.now()));
         // Writing the block is part of making it: a block run for the whole share and then written
         // reached its peers late, and the next leader built beside it.
         limits.writeShare = this.writeShare;
