@@ -188,36 +188,29 @@ export class TxQueueBound {
   }
 
   /**
-   * TX_QUEUE_LIMIT, or the most the chain mined in any TX_QUEUE_SLOTS slots running within its last
-   * {@link PACE_WINDOW_SLOTS} when that is less (never below {@link QUIET_CHAIN_SHARE} of TX_QUEUE_LIMIT).
-   * The most, not the mean: a chain that just went from quiet to busy is judged by its busy slots at once.
+   * TX_QUEUE_LIMIT, or what the chain mined in TX_QUEUE_SLOTS slots on average over its last
+   * {@link PACE_WINDOW_SLOTS} when that is less (never below {@link QUIET_CHAIN_SHARE} of TX_QUEUE_LIMIT,
+   * which lets a chain that just went from quiet to busy take a burst while its pace picks up).
    * A fixed bound let three nodes that mine a third of what one node does queue as much: what they
-   * accepted waited 40 s.
+   * accepted waited 40 s. The mean, not the most in any few slots: blocks come unevenly under load (one
+   * second may stamp two large blocks), and the most let the queue hold about twice the mean's wait.
    */
   private async countBound(): Promise<number> {
     const { count, slots } = this.config.txQueue;
     if (slots === 0) return count;
     const floor = Math.ceil(count * QUIET_CHAIN_SHARE);
     const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
-    // Blocks carry whole seconds: the pace is read per second.
+    // Blocks carry whole seconds: the pace is read over whole seconds.
     const windowS = Math.max(1, Math.round((PACE_WINDOW_SLOTS * slotMs) / 1000));
-    const spanS = Math.max(1, Math.round((slots * slotMs) / 1000));
     const nowS = Math.floor(Date.now() / 1000);
-    const rows = await this.db.query<{ time: string; mined: string }>(
-      `SELECT "time", sum("tx") AS "mined"
+    const row = await this.db.one<{ mined: string | null }>(
+      `SELECT sum("tx") AS "mined"
          FROM (SELECT "tx", "time" FROM "block_chain" ORDER BY "block_chain"."id" DESC LIMIT 1000) AS "recent"
-        WHERE "time" > $1 GROUP BY "time"`,
+        WHERE "time" > $1`,
       [nowS - windowS],
     );
-    const perSecond = new Map(rows.map((row) => [Number(row.time), Number(row.mined)]));
-    let most = 0;
-    for (let end = nowS; end - spanS >= nowS - windowS; end--) {
-      let mined = 0;
-      for (let second = end - spanS + 1; second <= end; second++) mined += perSecond.get(second) ?? 0;
-      most = Math.max(most, mined);
-    }
-    // Slots shorter than a second: the span was rounded up to one; scale back to TX_QUEUE_SLOTS slots.
-    const pace = Math.ceil((most * slots * slotMs) / (spanS * 1000));
+    const perSecond = Number(row?.mined ?? 0) / windowS;
+    const pace = Math.ceil((perSecond * slots * slotMs) / 1000);
     return Math.min(count, Math.max(floor, pace));
   }
 
