@@ -1,5 +1,5 @@
 import type { Sql } from '../database/database.service';
-import type { TablePermissions } from './permissions';
+import type { TablePermissions } from '../table-access/permissions';
 import { TableCatalog } from '../table-access/catalog';
 
 /** One record of the rollback journal, as `rollback_tx` stores it. */
