@@ -20,7 +20,7 @@ import { NodeCrypto } from '../src/chain/node-crypto.service';
 import { loadConfig } from '../src/config';
 import { ContractsService } from '../src/contracts/contracts.service';
 import { HOST_BUILTINS, PRELUDE } from '../src/contract-host';
-import { SYSTEM_CONTRACTS } from '../src/chain/genesis/system-contracts';
+import { SYSTEM_CONTRACTS } from '../src/genesis/system-contracts';
 import type { Sql } from '../src/database/database.service';
 import { Vm, type Value } from '../src/vm';
 

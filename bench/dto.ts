@@ -7,8 +7,8 @@
  */
 import 'reflect-metadata';
 import { parse } from 'lossless-json';
-import type { ApiRequest } from '../src/common/http/api-request';
-import { readForm } from '../src/common/http/form';
+import type { ApiRequest } from '../src/http/api-request';
+import { readForm } from '../src/http/form';
 import type { DtoClass } from '../src/common/dto/dto-fields';
 import { BlockIdParams } from '../src/blocks/blocks.dto';
 import { PageForm } from '../src/pages/pages.dto';

@@ -15,7 +15,7 @@
  * `nest build` uses the same file (nest-cli.json), and a test keeps the three in step (test/ops/bundle.e2e.ts).
  *
  * The output directory holds `main.js`, its source map, the system contracts' sources (read beside the
- * compiled file, src/chain/genesis/system-contracts/index.ts) and the API examples (src/api-docs/examples.ts); `dist/` also the command-line client
+ * compiled file, src/genesis/system-contracts/index.ts) and the API examples (src/api-docs/examples.ts); `dist/` also the command-line client
  * (`cli.js`), so that an install without development dependencies (the container's) has it too.
  */
 const { createHash } = require('node:crypto');
@@ -26,7 +26,7 @@ const ROOT = path.resolve(__dirname, '..');
 /** What a bundle is built from, by output name: the node, and for `dist/` the command-line client too. */
 const NODE_ENTRY = { main: 'src/main.ts' };
 const CLI_ENTRY = { cli: 'scripts/cli.ts' };
-const CONTRACT_SOURCES = 'src/chain/genesis/system-contracts/sources';
+const CONTRACT_SOURCES = 'src/genesis/system-contracts/sources';
 /** The API documents' recorded examples (src/api-docs/examples.ts reads them beside the running code). */
 const API_EXAMPLES = 'src/api-docs/examples.json';
 /**

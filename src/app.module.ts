@@ -5,7 +5,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { AuthModule } from './auth/auth.module';
 import { BinariesModule } from './binaries/binaries.module';
 import { BlocksModule } from './blocks/blocks.module';
-import { CoreModule } from './common/http/core.module';
+import { CoreModule } from './http/core.module';
 import { type AppConfig, ConfigModule } from './config';
 import { ContractsModule } from './contracts/contracts.module';
 import { DatabaseModule } from './database/database.module';
@@ -19,7 +19,7 @@ import { LiveModule } from './live/live.module';
 import { PagesModule } from './pages/pages.module';
 import { ParamsModule } from './params/params.module';
 import { PrometheusModule } from './prometheus/prometheus.module';
-import { ProducerModule } from './chain/producer/producer.module';
+import { ProducerModule } from './producer/producer.module';
 import { RpcModule } from './rpc/rpc.module';
 import { SystemModule } from './system/system.module';
 import { TablesModule } from './tables/tables.module';
@@ -37,7 +37,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // createApp logs requests itself (common/http/request-log.ts); this gives Nest the same logger. No
+        // createApp logs requests itself (http/request-log.ts); this gives Nest the same logger. No
         // routes: its request-scoped logger middleware would run every request in an AsyncLocalStorage,
         // which puts a hook on every promise the node makes.
         LoggerModule.forRoot({ pinoHttp: { logger }, useExisting: true, forRoutes: [] }),

@@ -12,19 +12,19 @@ import { BlocksService } from './blocks/blocks.service';
 import { TokenService } from './common/token.service';
 import { ApiError } from './common/api-error';
 import { goJsonStringify } from './common/go-json';
-import { bodyParsing } from './common/http/body-parsing';
-import { corsMiddleware } from './common/http/cors.middleware';
-import { GoJsonExpressAdapter } from './common/http/go-json-adapter';
-import { requestDeadline } from './common/http/request-deadline';
-import { requestLog } from './common/http/request-log';
-import { callerMiddleware, nodeStateMiddleware } from './common/http/request-gates';
+import { bodyParsing } from './http/body-parsing';
+import { corsMiddleware } from './http/cors.middleware';
+import { GoJsonExpressAdapter } from './http/go-json-adapter';
+import { requestDeadline } from './http/request-deadline';
+import { requestLog } from './http/request-log';
+import { callerMiddleware, nodeStateMiddleware } from './http/request-gates';
 import {
   JSON_CONTENT_TYPE,
   restErrorBody,
   rpcErrorBody,
   sendRestError,
   sendRpcError,
-} from './common/http/responses';
+} from './http/responses';
 import { isRpcPath, NodeStateService } from './common/node-state.service';
 import type { AppConfig } from './config';
 import { serveApiDocs } from './api-docs/openapi';

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../common/error-codes';
 import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
-import { Form } from '../common/http/form';
-import { CurrentCaller } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { CurrentCaller } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';

@@ -2,8 +2,8 @@ import { Controller, Get } from '@nestjs/common';
 import contentDisposition from 'content-disposition';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
-import { Form } from '../common/http/form';
-import { RawBody } from '../common/http/responses';
+import { Form } from '../http/form';
+import { RawBody } from '../http/responses';
 import { BinariesService, type Download } from './binaries.service';
 import { BinaryPath, ColumnDataPath } from './binaries.dto';
 

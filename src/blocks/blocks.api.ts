@@ -1,7 +1,7 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
 import { formatSize } from '../chain/codec';
-import { Form } from '../common/http/form';
-import { BlockchainRoute } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { BlockchainRoute } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { listedParams } from '../chain/block-content';

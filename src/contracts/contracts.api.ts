@@ -1,7 +1,7 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
-import { Form } from '../common/http/form';
-import { Auth, CurrentCaller } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { Auth, CurrentCaller } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainCoreModule } from '../chain/chain-core.module';
-import { GenesisModule } from '../chain/genesis/genesis.module';
+import { GenesisModule } from '../genesis/genesis.module';
 import { RowStore } from '../contract-host';
 import { ContractsController, ContractsRpc } from './contracts.api';
 import { ContractsService } from './contracts.service';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { GenesisService } from '../chain/genesis/genesis.service';
+import { GenesisService } from '../genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { keyIdToAddress } from '../crypto';
 import { ApiError } from '../common/api-error';
@@ -28,7 +28,7 @@ import {
   type PendingNotifications,
 } from '../contract-host';
 
-import { SYSTEM_CONTRACTS } from '../chain/genesis/system-contracts';
+import { SYSTEM_CONTRACTS } from '../genesis/system-contracts';
 
 /** A failed transaction that made this much leaves it as garbage: the node asks for a collection. */
 const RELEASE_AFTER_BYTES = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
-import { Form } from '../common/http/form';
-import { walletKeyId } from '../common/http/path-params';
-import { BlockchainRoute } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { walletKeyId } from '../http/path-params';
+import { BlockchainRoute } from '../http/request-gates';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { EcosystemInfoParams, EcosystemNameForm, KeyInfoParams, KeyInfoPath } from './ecosystem.dto';
 import { EcosystemService } from './ecosystem.service';

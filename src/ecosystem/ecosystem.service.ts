@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { ApiError } from '../common/api-error';
 import { jsonObject } from '../common/json-object';
-import { PLATFORM_TOTAL_AMOUNT } from '../chain/genesis/first-ecosystem';
+import { PLATFORM_TOTAL_AMOUNT } from '../genesis/first-ecosystem';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NotifyService } from '../notify/notify.service';
 import { DatabaseService } from '../database/database.service';

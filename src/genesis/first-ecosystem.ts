@@ -4,7 +4,7 @@ import {
   MAIN_CONDITION,
   type EcosystemSeedInput,
   type SeedRow,
-} from '../seed/ecosystem-seed';
+} from '../chain/seed/ecosystem-seed';
 import { platformParameterRows, type GenesisPlatformInput } from './platform-parameters';
 import { DEFAULT_MENU, GENESIS_LANGUAGES, GENESIS_PAGES, GENESIS_SNIPPETS } from './genesis-pages';
 import { tableMetadataRows } from './table-permissions';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChainCoreModule } from '../chain-core.module';
+import { ChainCoreModule } from '../chain/chain-core.module';
 import { GenesisService } from './genesis.service';
 
 /** Writes the first block and the first ecosystem into an empty database, once, before anything reads them. */

@@ -1,16 +1,21 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { publicKeyHex04, utf8 } from '../../crypto';
-import { DatabaseService, type Sql } from '../../database/database.service';
-import { buildBlock, buildFirstBlockTransaction, decodeFirstBlockTransaction, parseBlock } from '../codec';
-import { NodeCrypto } from '../node-crypto.service';
-import { NodeIdentity } from '../node-identity.service';
-import { parseHonorNodes } from '../platform-parameters.service';
-import type { NodeKeys } from '../node-keys';
-import type { SeedRow } from '../seed/ecosystem-seed';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { publicKeyHex04, utf8 } from '../crypto';
+import { DatabaseService, type Sql } from '../database/database.service';
+import {
+  buildBlock,
+  buildFirstBlockTransaction,
+  decodeFirstBlockTransaction,
+  parseBlock,
+} from '../chain/codec';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { NodeIdentity } from '../chain/node-identity.service';
+import { parseHonorNodes } from '../chain/platform-parameters.service';
+import type { NodeKeys } from '../chain/node-keys';
+import type { SeedRow } from '../chain/seed/ecosystem-seed';
 import { SYSTEM_CONTRACTS } from './system-contracts';
 import { FOUNDER_INITIAL_UTXO, firstEcosystemRows } from './first-ecosystem';
-import { idAllocator, insertRows } from '../seed/row-writer';
+import { idAllocator, insertRows } from '../chain/seed/row-writer';
 
 export const BLOCK_VERSION = 3;
 /** spent_info type of the founder's genesis output (formats.md §6.1). */

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { AppConfig } from '../../config';
-import { parsePrivateKeyHex, publicKeyHex04, utf8 } from '../../crypto';
-import { decodeFirstBlockTransaction, forSign, merkleRoot, parseBlock, verifyBlockHashes } from '../codec';
-import { NodeCrypto } from '../node-crypto.service';
-import type { KeyPair, NodeKeys } from '../node-keys';
+import type { AppConfig } from '../config';
+import { parsePrivateKeyHex, publicKeyHex04, utf8 } from '../crypto';
+import {
+  decodeFirstBlockTransaction,
+  forSign,
+  merkleRoot,
+  parseBlock,
+  verifyBlockHashes,
+} from '../chain/codec';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import type { KeyPair, NodeKeys } from '../chain/node-keys';
 import { GENESIS_PAGES } from './genesis-pages';
 import { composeGenesis } from './genesis.service';
 

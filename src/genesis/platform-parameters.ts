@@ -8,9 +8,9 @@ export interface GenesisPlatformInput {
   test: boolean;
 }
 
-import { HOST_BUILTINS } from '../../contract-host';
-import { EXEC_ACCESS } from '../../contract-host/privileged';
-import { snakeCase, Vm } from '../../vm';
+import { HOST_BUILTINS } from '../contract-host';
+import { EXEC_ACCESS } from '../contract-host/privileged';
+import { snakeCase, Vm } from '../vm';
 
 const EDIT_PLATFORM_PARAMETER = 'ContractAccess("@1UpdatePlatformParam")';
 

@@ -1,4 +1,4 @@
-import { DEVELOPER_CONDITION, MAIN_CONDITION } from '../seed/ecosystem-seed';
+import { DEVELOPER_CONDITION, MAIN_CONDITION } from '../chain/seed/ecosystem-seed';
 
 /**
  * The `1_tables` rows of ecosystem 1: who may insert, update and add columns to each shared table, and

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { Response } from 'express';
-import { sendJson } from '../common/http/responses';
+import { sendJson } from '../http/responses';
 import { NodeStateService } from '../common/node-state.service';
 import { DatabaseService } from '../database/database.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';

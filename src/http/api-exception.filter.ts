@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ApiError } from '../api-error';
-import { isRpcPath } from '../node-state.service';
+import { ApiError } from '../common/api-error';
+import { isRpcPath } from '../common/node-state.service';
 import { sendRestError, sendRpcError } from './responses';
 
 /** Turns anything a REST route throws into the API's error envelope; no stack trace reaches the wire. */

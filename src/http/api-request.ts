@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Caller } from '../caller';
+import type { Caller } from '../common/caller';
 
 export interface UploadedPart {
   field: string;

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import express from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestLimits } from '../../config';
-import type { ApiError } from '../api-error';
+import type { RequestLimits } from '../config';
+import type { ApiError } from '../common/api-error';
 import { bodyParsing } from './body-parsing';
 
 const LIMITS: RequestLimits = {

@@ -1,9 +1,9 @@
 import busboy from 'busboy';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import qs from 'qs';
-import type { RequestLimits } from '../../config';
-import { ApiError } from '../api-error';
-import { isPeerPath, isRpcPath } from '../node-state.service';
+import type { RequestLimits } from '../config';
+import { ApiError } from '../common/api-error';
+import { isPeerPath, isRpcPath } from '../common/node-state.service';
 import type { ApiRequest, UploadedPart } from './api-request';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

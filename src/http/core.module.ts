@@ -1,10 +1,10 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import type { AppConfig } from '../../config';
+import type { AppConfig } from '../config';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { ClbRouteGuard } from './request-gates';
-import { NodeStateService } from '../node-state.service';
-import { TokenService } from '../token.service';
+import { NodeStateService } from '../common/node-state.service';
+import { TokenService } from '../common/token.service';
 
 /**
  * What every domain's requests go through: the node's state, session tokens, the error envelope, and in CLB

@@ -1,8 +1,8 @@
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api-error';
-import { Describe, FirstOfRepeated, FromPath } from '../dto/dto-fields';
-import { IsHexBytes, IsInt64, IsLenientInt64 } from '../dto/validators';
+import { ApiError } from '../common/api-error';
+import { Describe, FirstOfRepeated, FromPath } from '../common/dto/dto-fields';
+import { IsHexBytes, IsInt64, IsLenientInt64 } from '../common/dto/validators';
 import type { ApiRequest } from './api-request';
 import { FormValues, readForm } from './form';
 

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import { ApiError } from '../api-error';
+import { ApiError } from '../common/api-error';
 import {
   dtoFields,
   dtoValidator,
@@ -7,8 +7,8 @@ import {
   type DtoClass,
   type DtoValidator,
   type FieldKind,
-} from '../dto/dto-fields';
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT64_MAX } from '../dto/validators';
+} from '../common/dto/dto-fields';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT64_MAX } from '../common/dto/validators';
 import { lenientInt64 } from './path-params';
 import type { ApiRequest } from './api-request';
 

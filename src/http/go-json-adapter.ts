@@ -1,7 +1,7 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { goJsonStringify } from '../go-json';
+import { goJsonStringify } from '../common/go-json';
 import { JSON_CONTENT_TYPE, RawBody } from './responses';
 
 /**

@@ -1,5 +1,5 @@
-import { stringToAddress } from '../../crypto';
-import { ApiError } from '../api-error';
+import { stringToAddress } from '../crypto';
+import { ApiError } from '../common/api-error';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from '../api-error';
+import { ApiError } from '../common/api-error';
 
 /**
  * Bounds the time between a request's arrival and its answer. A request still unanswered at the deadline

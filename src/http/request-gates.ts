@@ -10,13 +10,13 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
-import { BLOCKCHAIN_ONLY_EXTENSION, SESSION_AUTH } from '../../api-docs/api-route.decorator';
+import { BLOCKCHAIN_ONLY_EXTENSION, SESSION_AUTH } from '../api-docs/api-route.decorator';
 import type { NextFunction, Request, Response } from 'express';
-import type { Caller } from '../caller';
-import { requireSession, type TokenService } from '../token.service';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { ApiError } from '../api-error';
-import { isRpcPath, SERVED_IN_EVERY_STATE, type NodeStateService } from '../node-state.service';
+import type { Caller } from '../common/caller';
+import { requireSession, type TokenService } from '../common/token.service';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ApiError } from '../common/api-error';
+import { isRpcPath, SERVED_IN_EVERY_STATE, type NodeStateService } from '../common/node-state.service';
 import type { ApiRequest } from './api-request';
 import { sendRestError } from './responses';
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import type { ApiError } from '../api-error';
-import { goJsonStringify } from '../go-json';
+import type { ApiError } from '../common/api-error';
+import { goJsonStringify } from '../common/go-json';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

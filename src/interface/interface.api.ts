@@ -1,10 +1,10 @@
 import { Controller, Get, Injectable, Req } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
-import type { ApiRequest } from '../common/http/api-request';
+import type { ApiRequest } from '../http/api-request';
 import type { Caller } from '../common/caller';
-import { Form } from '../common/http/form';
-import { Auth, CurrentCaller } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { Auth, CurrentCaller } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';

@@ -4,7 +4,7 @@ import { type OnGatewayConnection, type OnGatewayInit, WebSocketGateway } from '
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Caller } from '../common/caller';
 import { RPC_CODE } from '../common/error-codes';
-import { rpcErrorBody } from '../common/http/responses';
+import { rpcErrorBody } from '../http/responses';
 import { goJsonStringify } from '../common/go-json';
 import { TokenService } from '../common/token.service';
 import { APP_CONFIG, type AppConfig, type WebSocketLimits } from '../config';

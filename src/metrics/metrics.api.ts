@@ -1,10 +1,10 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import { Form } from '../common/http/form';
+import { Form } from '../http/form';
 import { RpcError } from '../rpc/rpc-error';
 import { BlocksService } from '../blocks/blocks.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
-import { BlockchainRoute } from '../common/http/request-gates';
+import { BlockchainRoute } from '../http/request-gates';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { ApiRoute } from '../api-docs/api-route.decorator';

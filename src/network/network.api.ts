@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { schema as s } from '../api-docs/schema';
-import { BlockProducer } from '../chain/producer/block-producer.service';
+import { BlockProducer } from '../producer/block-producer.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { IsolatePeersParams } from './network.dto';
 import { NetworkService } from './network.service';

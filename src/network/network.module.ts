@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ChainCoreModule } from '../chain/chain-core.module';
-import { ProducerModule } from '../chain/producer/producer.module';
+import { ProducerModule } from '../producer/producer.module';
 import type { AppConfig } from '../config';
 import { ContractsModule } from '../contracts/contracts.module';
 import { PrometheusModule } from '../prometheus/prometheus.module';

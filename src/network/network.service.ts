@@ -21,9 +21,9 @@ import {
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
-import { BlockProducer } from '../chain/producer/block-producer.service';
-import { BlockReceiver, RefusedBlock, type AppliedBlock } from '../chain/producer/block-receiver';
-import { ChainRollback } from '../chain/producer/rollback.service';
+import { BlockProducer } from '../producer/block-producer.service';
+import { BlockReceiver, RefusedBlock, type AppliedBlock } from '../producer/block-receiver';
+import { ChainRollback } from '../producer/rollback.service';
 import { ownContractCall } from '../chain/tx-builder';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';

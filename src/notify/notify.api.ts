@@ -2,12 +2,12 @@ import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import { ApiError } from '../common/api-error';
-import { Form } from '../common/http/form';
+import { Form } from '../http/form';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { ConfigOptionParams, ConfigOptionPath, UpdNotificatorForm } from './notify.dto';
 import { NotificationPublisher } from './notification-publisher.service';
 import { keyIdToAddress } from '../crypto';
-import { walletKeyId } from '../common/http/path-params';
+import { walletKeyId } from '../http/path-params';
 import { NotifyService } from './notify.service';
 
 /** The only node setting a client may ask for: where the notification service is. */

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { type INestApplication, Logger } from '@nestjs/common';
-import { BlockProducer } from '../chain/producer/block-producer.service';
+import { BlockProducer } from '../producer/block-producer.service';
 import { NodeStateService } from '../common/node-state.service';
 
 export interface StopReport {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ContractsService } from '../../contracts/contracts.service';
+import { ContractsService } from '../contracts/contracts.service';
 import {
   BlockCache,
   RowStore,
@@ -8,17 +8,21 @@ import {
   WriteBehindFailure,
   type JournalRecord,
   type TxIsolation,
-} from '../../contract-host';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { asBuffer, bindList, type Sql } from '../../database/database.service';
-import { contractArguments } from '../rules/contract-params';
-import { KeyBans } from '../rules/key-bans';
-import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../rules/tx-limits';
-import { toVmError, VmError } from '../../vm';
-import { decodeSmartContractEnvelope, decodeSmartTransactionPayload, type SmartTransaction } from '../codec';
-import { AdmittedTxs } from '../admitted-txs';
-import { NodeCrypto } from '../node-crypto.service';
-import type { BlockNotices } from '../chain-events';
+} from '../contract-host';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { asBuffer, bindList, type Sql } from '../database/database.service';
+import { contractArguments } from '../chain/rules/contract-params';
+import { KeyBans } from '../chain/rules/key-bans';
+import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../chain/rules/tx-limits';
+import { toVmError, VmError } from '../vm';
+import {
+  decodeSmartContractEnvelope,
+  decodeSmartTransactionPayload,
+  type SmartTransaction,
+} from '../chain/codec';
+import { AdmittedTxs } from '../chain/admitted-txs';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import type { BlockNotices } from '../chain/chain-events';
 import { NativeTransfers } from './native-transfers';
 
 export interface BlockLimits {

@@ -6,24 +6,24 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { QueryRunner } from 'typeorm';
-import { NodeStateService } from '../../common/node-state.service';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { ContractsService } from '../../contracts/contracts.service';
-import { asBuffer, DatabaseService, type Sql } from '../../database/database.service';
-import { buildBlock, compressTxs } from '../codec';
+import { NodeStateService } from '../common/node-state.service';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ContractsService } from '../contracts/contracts.service';
+import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { buildBlock, compressTxs } from '../chain/codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
-import { NodeCrypto } from '../node-crypto.service';
-import { NodeIdentity } from '../node-identity.service';
-import { PlatformParametersService } from '../platform-parameters.service';
-import { ChainLock } from '../chain-lock';
-import type { ProductionTurn } from '../../consensus/consensus-core';
-import { Finality } from '../finality.service';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { NodeIdentity } from '../chain/node-identity.service';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
+import { ChainLock } from '../chain/chain-lock';
+import type { ProductionTurn } from '../consensus/consensus-core';
+import { Finality } from '../chain/finality.service';
 import { storeBlock } from './block-store';
-import { ChainEvents, type BlockNotices } from '../chain-events';
+import { ChainEvents, type BlockNotices } from '../chain/chain-events';
 import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
 import { DelayedContracts } from './delayed-contracts';
 import { rollbacksHash } from './rollbacks-hash';
-import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
+import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 
 /** The advisory-lock key that makes one process per database the producer ("IBAXPROD" in ASCII). */
 export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;

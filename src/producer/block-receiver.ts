@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { ContractsService } from '../../contracts/contracts.service';
-import { DatabaseService, type Sql } from '../../database/database.service';
-import { PrometheusMetrics } from '../../prometheus/prometheus-metrics';
-import { ChainEvents } from '../chain-events';
-import { ChainLock } from '../chain-lock';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ContractsService } from '../contracts/contracts.service';
+import { DatabaseService, type Sql } from '../database/database.service';
+import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
+import { ChainEvents } from '../chain/chain-events';
+import { ChainLock } from '../chain/chain-lock';
 import {
   asciiBytes,
   bytesEqual,
@@ -15,7 +15,7 @@ import {
   parseBlock,
   verifyBlockHashes,
   type ParsedBlock,
-} from '../codec';
+} from '../chain/codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import {
   activeHonorNodes,
@@ -25,9 +25,9 @@ import {
   SLOT_PARAMETERS,
   slotLengthMs,
   type SlotClock,
-} from '../honor-nodes';
-import { NodeCrypto } from '../node-crypto.service';
-import { parseHonorNodes, PlatformParametersService } from '../platform-parameters.service';
+} from '../chain/honor-nodes';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { parseHonorNodes, PlatformParametersService } from '../chain/platform-parameters.service';
 import { BlockExecutor } from './block-executor';
 import { BlockProducer } from './block-producer.service';
 import { storeBlock } from './block-store';

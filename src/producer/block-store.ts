@@ -1,4 +1,4 @@
-import type { Sql } from '../../database/database.service';
+import type { Sql } from '../database/database.service';
 import type { BlockExecutor, ExecutedBlock } from './block-executor';
 import type { JournalRecord } from './rollbacks-hash';
 

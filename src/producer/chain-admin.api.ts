@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { RpcError } from '../../rpc/rpc-error';
-import { RpcMethod } from '../../rpc/rpc-method.decorator';
+import { RpcError } from '../rpc/rpc-error';
+import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { RollbackBlocksParams } from './chain-admin.dto';
 import { ChainRollback } from './rollback.service';
-import { schema as s } from '../../api-docs/schema';
+import { schema as s } from '../api-docs/schema';
 
 /** Operator methods on the chain itself, in the `admin` namespace (off unless JSONRPC_NAMESPACES has it). */
 @Injectable()

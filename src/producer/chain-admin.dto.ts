@@ -1,6 +1,6 @@
 import { IsBoolean, IsOptional } from 'class-validator';
-import { Describe } from '../../common/dto/dto-fields';
-import { IsInt64 } from '../../common/dto/validators';
+import { Describe } from '../common/dto/dto-fields';
+import { IsInt64 } from '../common/dto/validators';
 
 /**
  * `admin.rollbackBlocks count [force]`. Its range (1 to 1,000,000) is checked by the handler, whose refusal names

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config';
-import { ContractsService } from '../../contracts/contracts.service';
-import type { Sql } from '../../database/database.service';
-import { CONTRACT_ID_OFFSET } from '../../vm';
-import { mp } from '../codec';
-import { NodeCrypto } from '../node-crypto.service';
-import { NodeIdentity } from '../node-identity.service';
-import { ownContractCall } from '../tx-builder';
+import { APP_CONFIG, type AppConfig } from '../config';
+import { ContractsService } from '../contracts/contracts.service';
+import type { Sql } from '../database/database.service';
+import { CONTRACT_ID_OFFSET } from '../vm';
+import { mp } from '../chain/codec';
+import { NodeCrypto } from '../chain/node-crypto.service';
+import { NodeIdentity } from '../chain/node-identity.service';
+import { ownContractCall } from '../chain/tx-builder';
 
 /** The contract the producer calls for every due row; it counts the run and calls the row's contract. */
 export const CALL_DELAYED_CONTRACT = '@1CallDelayedContract';

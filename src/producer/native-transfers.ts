@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Journal, type BlockCache, type JournalRecord } from '../../contract-host';
-import type { Sql } from '../../database/database.service';
-import { panic } from '../../vm';
-import { TX_TYPE, type SmartTransaction } from '../codec';
+import { Journal, type BlockCache, type JournalRecord } from '../contract-host';
+import type { Sql } from '../database/database.service';
+import { panic } from '../vm';
+import { TX_TYPE, type SmartTransaction } from '../chain/codec';
 
 interface Output {
   output_tx_hash: unknown;

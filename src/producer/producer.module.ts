@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ContractsModule } from '../../contracts/contracts.module';
-import { PrometheusModule } from '../../prometheus/prometheus.module';
-import { ChainCoreModule } from '../chain-core.module';
+import { ContractsModule } from '../contracts/contracts.module';
+import { PrometheusModule } from '../prometheus/prometheus.module';
+import { ChainCoreModule } from '../chain/chain-core.module';
 import { BlockExecutor } from './block-executor';
 import { BlockProducer } from './block-producer.service';
 import { BlockReceiver } from './block-receiver';

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { readBlockContent } from '../block-content';
-import { ChainLock } from '../chain-lock';
-import { Finality } from '../finality.service';
-import { parseBlock } from '../codec';
-import { ApiError } from '../../common/api-error';
-import { ChainEvents } from '../chain-events';
-import { ContractsService } from '../../contracts/contracts.service';
-import { undoTransaction } from '../../contract-host';
-import { asBuffer, bindList, type Sql } from '../../database/database.service';
+import { readBlockContent } from '../chain/block-content';
+import { ChainLock } from '../chain/chain-lock';
+import { Finality } from '../chain/finality.service';
+import { parseBlock } from '../chain/codec';
+import { ApiError } from '../common/api-error';
+import { ChainEvents } from '../chain/chain-events';
+import { ContractsService } from '../contracts/contracts.service';
+import { undoTransaction } from '../contract-host';
+import { asBuffer, bindList, type Sql } from '../database/database.service';
 
 export interface RollbackResult {
   rolledBack: number;

@@ -1,5 +1,5 @@
-import type { JournalRecord } from '../../contract-host';
-import type { Hasher } from '../../crypto';
+import type { JournalRecord } from '../contract-host';
+import type { Hasher } from '../crypto';
 
 export type { JournalRecord };
 

@@ -4,7 +4,7 @@ import { ApiError } from '../common/api-error';
 import { jsonDepthExceeds } from '../common/json-depth';
 import { APP_CONFIG, type AppConfig, type RequestLimits } from '../config';
 import { RPC_CODE } from '../common/error-codes';
-import { rpcErrorBody } from '../common/http/responses';
+import { rpcErrorBody } from '../http/responses';
 import { NodeStateService } from '../common/node-state.service';
 import { requireSession } from '../common/token.service';
 import { PrometheusMetrics, UNKNOWN_RPC_METHOD } from '../prometheus/prometheus-metrics';

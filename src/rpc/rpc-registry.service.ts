@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { APP_CONFIG, type AppConfig, type RpcNamespace } from '../config';
 import type { Caller } from '../common/caller';
-import type { ApiRequest } from '../common/http/api-request';
+import type { ApiRequest } from '../http/api-request';
 import {
   RPC_METHOD_METADATA,
   type RpcMethodDefinition,

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
-import { Form } from '../common/http/form';
-import { Auth, BlockchainRoute, CurrentCaller } from '../common/http/request-gates';
+import { Form } from '../http/form';
+import { Auth, BlockchainRoute, CurrentCaller } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';

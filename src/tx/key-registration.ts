@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { mp } from '../chain/codec';
 import { NodeIdentity } from '../chain/node-identity.service';
-import { BlockProducer } from '../chain/producer/block-producer.service';
+import { BlockProducer } from '../producer/block-producer.service';
 import { ownContractCall } from '../chain/tx-builder';
 import { ChainEvents } from '../chain/chain-events';
 import { NodeCrypto } from '../chain/node-crypto.service';

@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Injectable, Post, Req } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
-import type { ApiRequest } from '../common/http/api-request';
-import { Form, FormValues } from '../common/http/form';
-import { Auth, BlockchainRoute } from '../common/http/request-gates';
+import type { ApiRequest } from '../http/api-request';
+import { Form, FormValues } from '../http/form';
+import { Auth, BlockchainRoute } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainCoreModule } from '../chain/chain-core.module';
 import { ContractsModule } from '../contracts/contracts.module';
-import { ProducerModule } from '../chain/producer/producer.module';
+import { ProducerModule } from '../producer/producer.module';
 import { PrometheusModule } from '../prometheus/prometheus.module';
 import { TxController, TxRpc } from './tx.api';
 import { TxAdmission } from './tx-admission';

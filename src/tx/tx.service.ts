@@ -5,7 +5,7 @@ import { decodeSmartContractEnvelope, formatSize } from '../chain/codec';
 import { AdmittedTxs } from '../chain/admitted-txs';
 import { ChainEvents } from '../chain/chain-events';
 import { NodeCrypto } from '../chain/node-crypto.service';
-import { BlockProducer } from '../chain/producer/block-producer.service';
+import { BlockProducer } from '../producer/block-producer.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { ApiError } from '../common/api-error';
 import { NodeStateService } from '../common/node-state.service';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -18,7 +18,8 @@ const UNITS = [
   'template',
   // the vocabulary of route descriptions (schemas, @ApiRoute) and the OpenAPI document built from it
   'api-docs',
-  'common/http',
+  // the request path every route shares: the core module, body parsing, gates, the request log, answers
+  'http',
   'database',
   'prometheus',
   // the chain's core: codecs, node identity and crypto, parameters, events, ecosystem seed, ban and limit rules
@@ -27,9 +28,11 @@ const UNITS = [
   'table-access',
   'rpc',
   'contract-host',
-  'chain/genesis',
+  // the first block: the platform's parameters, tables, system contracts and pages
+  'genesis',
   'contracts',
-  'chain/producer',
+  // blocks made, received and taken back: above the contracts they run
+  'producer',
   'notify',
   'system',
   'health',
@@ -97,6 +100,56 @@ function upwardImports(): string[] {
   return found;
 }
 
+/** The file an import names: `x.ts`, or `x/index.ts` for a folder. */
+function importedFile(from: string, specifier: string): string | undefined {
+  const target = resolveImport(from, specifier);
+  return [`${target}.ts`, join(target, 'index.ts'), target].find(
+    (candidate) => candidate.endsWith('.ts') && existsSync(candidate),
+  );
+}
+
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'),
+  );
+  for (const file of files) {
+    const path = join(SRC, file);
+    const imported = [...readFileSync(path, 'utf8').matchAll(IMPORT)]
+      .map((match) => importedFile(path, match[1]))
+      .filter((target): target is string => target !== undefined);
+    graph.set(path, imported);
+  }
+  return graph;
+}
+
+/** The groups of files that import one another in a circle (strongly connected, two files or more). */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    order.set(node, order.size);
+    lowest.set(node, order.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(node, Math.min(lowest.get(node)!, lowest.get(next)!));
+      } else if (stack.includes(next)) {
+        lowest.set(node, Math.min(lowest.get(node)!, order.get(next)!));
+      }
+    }
+    if (lowest.get(node) === order.get(node)) {
+      const group = stack.splice(stack.indexOf(node));
+      if (group.length > 1) found.push(group.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!order.has(node)) visit(node);
+  return found;
+}
+
 describe('the layers of src/', () => {
   it('every import runs downward', () => {
     expect(upwardImports()).toEqual([]);
@@ -105,5 +158,26 @@ describe('the layers of src/', () => {
   it('the check sees an upward import (a domain imported by the chain core)', () => {
     const from = join(SRC, 'chain/chain-memo.ts');
     expect(unitOf(from)).toBeLessThan(unitOf(resolveImport(from, '../tables/tables.service')));
+  });
+
+  it('no files import one another in a circle, but within the contract language (vm/)', () => {
+    // The built-ins' registry lists every family and each family registers itself in it, and the
+    // compiler's parts call one another as the grammar nests (a function body holds statements, which
+    // hold expressions, which hold function calls): one module of the language split over files.
+    const language = join(SRC, 'vm/');
+    const found = circles(importGraph())
+      .filter((group) => !group.every((file) => file.startsWith(language)))
+      .map((group) => group.map((file) => relative(SRC, file)));
+    expect(found).toEqual([]);
+  });
+
+  it('the check sees a circle', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ]);
+    expect(circles(graph)).toEqual([['a', 'b', 'c']]);
   });
 });

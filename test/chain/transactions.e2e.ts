@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mp, parseBlock, verifyBlockHashes, forSign, asciiBytes, merkleRoot } from '../../src/chain/codec';
 import { NodeIdentity } from '../../src/chain/node-identity.service';
 import { signTransaction, smartTransaction } from '../../src/chain/tx-builder';
-import { rollbacksHash } from '../../src/chain/producer/rollbacks-hash';
+import { rollbacksHash } from '../../src/producer/rollbacks-hash';
 import { NodeCrypto } from '../../src/chain/node-crypto.service';
 import { bytesToHex, parsePrivateKeyHex } from '../../src/crypto';
 import { asBuffer, DatabaseService } from '../../src/database/database.service';

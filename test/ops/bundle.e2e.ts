@@ -36,7 +36,7 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     for (const kept of ['secp256k1/bindings', 'swagger-ui-dist/absolute-path.js']) {
       expect(main).toContain(`require("${kept}")`);
     }
-    const contracts = readdirSync('src/chain/genesis/system-contracts/sources').sort();
+    const contracts = readdirSync('src/genesis/system-contracts/sources').sort();
     expect(readdirSync(join(out, 'sources')).sort()).toEqual(contracts);
     expect(readFileSync(join(out, 'examples.json'), 'utf8')).toBe(
       readFileSync('src/api-docs/examples.json', 'utf8'),
@@ -44,7 +44,7 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
 
     expect(inputs).toContain('src/main.ts');
     expect(inputs).toContain('src/vm/compiler.ts');
-    expect(inputs).toContain('src/chain/genesis/system-contracts/sources/MainCondition.sim');
+    expect(inputs).toContain('src/genesis/system-contracts/sources/MainCondition.sim');
     expect(inputs).toContain('src/api-docs/examples.json');
     expect(inputs).toContain('package-lock.json');
     expect(inputs.filter((input) => input.includes('node_modules'))).toEqual([]);
@@ -85,10 +85,7 @@ describe('the node bundled into one file (scripts/bundle.cjs)', () => {
     // The contracts' sources and the API examples are read beside the compiled code: nest copies them as the
     // bundler does.
     expect(assets.map((asset) => `${nest.sourceRoot}/${asset.include}`)).toEqual(
-      expect.arrayContaining([
-        'src/chain/genesis/system-contracts/sources/*.sim',
-        'src/api-docs/examples.json',
-      ]),
+      expect.arrayContaining(['src/genesis/system-contracts/sources/*.sim', 'src/api-docs/examples.json']),
     );
     const nestTsconfig = JSON.parse(readFileSync(tsConfigPath, 'utf8')) as { extends: string };
     expect(nestTsconfig.extends).toBe('./tsconfig.build.json');

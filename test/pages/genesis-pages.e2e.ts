@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { GENESIS_LANGUAGES, GENESIS_PAGES } from '../../src/chain/genesis/genesis-pages';
+import { GENESIS_LANGUAGES, GENESIS_PAGES } from '../../src/genesis/genesis-pages';
 import type { TemplateNode } from '../../src/template';
 import { useTestNode, type TestNode } from '../support/node';
 

@@ -7,7 +7,7 @@ import {
   GUEST_PUBLIC_KEY_HEX,
   WHITE_HOLE_KEY_ID,
 } from '../../src/chain/seed/ecosystem-seed';
-import { readSystemContractSource } from '../../src/chain/genesis/system-contracts';
+import { readSystemContractSource } from '../../src/genesis/system-contracts';
 import {
   DEVELOPER,
   expectOk,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSource, Vm } from '../../../vm';
-import { HOST_BUILTINS, PRELUDE } from '../../../contract-host';
+import { parseSource, Vm } from '../../vm';
+import { HOST_BUILTINS, PRELUDE } from '../../contract-host';
 import { SYSTEM_CONTRACTS } from './index';
 
 /** Keywords whose line, when it ends with `{`, opens a block or section. */

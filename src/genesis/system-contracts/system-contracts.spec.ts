@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Vm, type BuiltinDef } from '../../../vm';
+import { Vm, type BuiltinDef } from '../../vm';
 import { SYSTEM_CONTRACT_NAMES, SYSTEM_CONTRACTS, systemContractId, systemContractRowId } from './index';
 
 /**
