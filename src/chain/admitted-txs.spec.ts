@@ -47,4 +47,21 @@ describe('AdmittedTxs', () => {
     expect(txs.holds(hex(2), Buffer.alloc(4, 2))).toBe(true);
     expect(txs.holds(hex(3), Buffer.alloc(1, 3))).toBe(true);
   });
+
+  it("hands a block the peers' transactions waiting outside the queue, oldest first, until a block takes them", () => {
+    const txs = new AdmittedTxs(config(10));
+    const at = (ms: bigint) => ({ tx: { keyId: 1n } as SmartTransaction, timestampMs: ms });
+    txs.remember(hash(1), Buffer.from([1]), at(3_000n));
+    txs.remember(hash(2), Buffer.from([2]), at(1_000n));
+    txs.remember(hash(3), Buffer.from([3]), at(2_000n));
+    // The client's own (queued) transaction 3 is not waiting outside.
+    txs.waitOutside(hex(1));
+    txs.waitOutside(hex(2));
+    txs.waitOutside(hex(9));
+    expect(txs.oldestOutside(5).map((tx) => tx.hash.toString('hex'))).toEqual([hex(2), hex(1)]);
+    expect(txs.oldestOutside(1)).toEqual([{ hash: hash(2), data: Buffer.from([2]), timestampMs: 1_000n }]);
+    // Run in a block (this node's or another's): it waits no more.
+    txs.take(hex(2), Buffer.from([2]));
+    expect(txs.oldestOutside(5).map((tx) => tx.hash.toString('hex'))).toEqual([hex(1)]);
+  });
 });

@@ -82,6 +82,9 @@ export interface ExecutedBlock {
 }
 
 /** A transaction to run: a row of the queue, or one the producer made (the block's delayed contract calls). */
+/** The queue's `high_rate` of a client's transaction: lower goes first (a key's registration, at 1). */
+export const ORDINARY_RATE = 2;
+
 export interface PendingRow {
   hash: unknown;
   data: unknown;
@@ -113,18 +116,52 @@ export class BlockExecutor {
    * again with a savepoint per transaction, so the outcome never depends on the way it was made.
    */
   async run(sql: Sql, context: BlockContext, leading: readonly PendingRow[] = []): Promise<ExecutedBlock> {
-    const queued = await sql.query<PendingRow>(
-      `SELECT "hash", "data" FROM "transactions" WHERE "used" = 0 AND "verified" = 1
+    const room = Math.max(0, context.limits.txPerBlock - leading.length);
+    const queued = await sql.query<PendingRow & { high_rate: string; time: string }>(
+      `SELECT "hash", "data", "high_rate", "time" FROM "transactions" WHERE "used" = 0 AND "verified" = 1
         ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
-      [Math.max(0, context.limits.txPerBlock - leading.length)],
+      [room],
     );
-    const executed = await this.runAll(sql, context, [...leading, ...queued]);
+    const waiting = this.withWaitingOutside(queued, room);
+    const executed = await this.runAll(sql, context, [...leading, ...waiting]);
     // The node's own calls (delayed contracts) never count against its key.
     const own = new Set(leading.map((row) => asBuffer(row.hash).toString('hex')));
     for (const failed of executed.failed) {
       if (failed.keyId !== 0n && !own.has(failed.hash.toString('hex'))) this.bans.strike(failed.keyId);
     }
     return executed;
+  }
+
+  /**
+   * The queue's rows with the peers' transactions this node checked but could not queue (`AdmittedTxs`)
+   * merged in by age, at most `room`: the block takes the oldest waiting wherever they wait. The queue's own
+   * order (a fork's transactions put back first, then the expedited) stands among its rows; one waiting
+   * outside goes before the ordinary queued ones it is older than.
+   */
+  private withWaitingOutside(
+    queued: readonly (PendingRow & { high_rate: string; time: string })[],
+    room: number,
+  ): PendingRow[] {
+    const outside = this.admitted.oldestOutside(room);
+    if (outside.length === 0) return [...queued];
+    const queuedHashes = new Set(queued.map((row) => asBuffer(row.hash).toString('hex')));
+    const merged: PendingRow[] = [];
+    let next = 0;
+    for (const row of queued) {
+      while (
+        next < outside.length &&
+        Number(row.high_rate) >= ORDINARY_RATE &&
+        outside[next].timestampMs < BigInt(row.time)
+      ) {
+        const tx = outside[next++];
+        if (!queuedHashes.has(tx.hash.toString('hex'))) merged.push(tx);
+      }
+      merged.push(row);
+    }
+    for (; next < outside.length; next++) {
+      if (!queuedHashes.has(outside[next].hash.toString('hex'))) merged.push(outside[next]);
+    }
+    return merged.slice(0, room);
   }
 
   /**

@@ -6,6 +6,7 @@ import { AdmittedTxs } from '../chain/admitted-txs';
 import { ChainEvents } from '../chain/chain-events';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { BlockProducer } from '../producer/block-producer.service';
+import { ORDINARY_RATE } from '../producer/block-executor';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { ApiError } from '../common/api-error';
 import { NodeStateService } from '../common/node-state.service';
@@ -171,10 +172,11 @@ export class TxService {
    * Transactions that did not come from a client of this node: passed on by another honor node, or made
    * by the node itself. Each is admitted as a client's would be; one refused, already queued or already
    * mined is left out without an error (a peer sends what it has, and may send it twice). A peer's are cut
-   * to what the queue's bound still lets in (its sender keeps and mines the rest); the node's own are not.
-   * The ones cut are checked all the same: they come back in their sender's blocks, where checking them
-   * would hold up the chain (the next leader waits for this node's replay), so they are remembered as
-   * admitted (`AdmittedTxs`), not queued. Returns the ones queued now, as stored.
+   * to what the queue's bound still lets in (its sender keeps them queued); the node's own are not. The
+   * ones cut are checked all the same and wait in memory (`AdmittedTxs`), not in the queue: this node's
+   * blocks take them by age beside the queue's, and when another node's block brings them, checking them
+   * again would hold up the chain (the next leader waits for this node's replay). Returns the ones queued
+   * now, as stored.
    */
   async receive(txs: readonly Uint8Array[], from: 'peer' | 'self' = 'peer'): Promise<Buffer[]> {
     if (this.nodeState.draining || txs.length === 0) return [];
@@ -197,6 +199,7 @@ export class TxService {
       shares = fresh.map(queuedShare);
       const fitting = await this.bound.reserveWhatFits(shares);
       if (fitting < fresh.length) this.metrics.txRefused('busy', fresh.length - fitting);
+      for (const cut of fresh.slice(fitting)) this.admittedTxs.waitOutside(cut.hash.toString('hex'));
       fresh = fresh.slice(0, fitting);
       shares = shares.slice(0, fitting);
       if (fresh.length === 0) return [];
@@ -264,7 +267,7 @@ export class TxService {
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */
-  async queue(sql: Sql, admitted: readonly AdmittedTx[], highRate = 2): Promise<void> {
+  async queue(sql: Sql, admitted: readonly AdmittedTx[], highRate = ORDINARY_RATE): Promise<void> {
     if (this.nodeState.draining) throw new ApiError('E_STOPPING');
     for (let start = 0; start < admitted.length; start += INSERT_CHUNK) {
       const chunk = admitted.slice(start, start + INSERT_CHUNK);
