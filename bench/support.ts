@@ -333,7 +333,7 @@ export interface LoadResult {
    * The same latencies with the block each transaction went into and the node (index in `urls`) it was
    * sent to: to tell them apart by producer.
    */
-  mined: { blockId: number; ms: number; sentTo: number }[];
+  mined: { blockId: number; ms: number; sentTo: number; sentAtMs: number }[];
 }
 
 /**
@@ -356,7 +356,7 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
     ),
   );
   const latencies: number[] = [];
-  const mined: { blockId: number; ms: number; sentTo: number }[] = [];
+  const mined: { blockId: number; ms: number; sentTo: number; sentAtMs: number }[] = [];
   let statusesSeen = 0;
   /** Transactions refused with E_BUSY (the queue was full): not sent again. */
   let busy = 0;
@@ -390,9 +390,9 @@ export async function offerLoad(options: LoadOptions): Promise<LoadResult> {
               const status = statuses[hash];
               if (status.blockid !== '') {
                 if (now <= stopAt) statusesSeen++;
-                const ms = now - pending[node].get(hash)!;
-                latencies.push(ms);
-                mined.push({ blockId: Number(status.blockid), ms, sentTo: node });
+                const sentAtMs = pending[node].get(hash)!;
+                latencies.push(now - sentAtMs);
+                mined.push({ blockId: Number(status.blockid), ms: now - sentAtMs, sentTo: node, sentAtMs });
                 pending[node].delete(hash);
               } else if (status.errmsg) {
                 failed++;
