@@ -100,7 +100,9 @@ describe('ConsensusCore', () => {
     // Five voters, 1 s slots from 0: node 2 leads slots 2, 7, 12 …
     const node = core(2);
     expect(node.mayProduce(1_999)).toBeUndefined();
-    expect(node.mayProduce(2_100)).toMatchObject({ slot: 2, parent: GENESIS, buildEndsAtMs: 2_500 });
+    // Slot 1's block is not on its chain: it waits a quarter of the slot for it, then builds without it.
+    expect(node.mayProduce(2_100)).toBeUndefined();
+    expect(node.mayProduce(2_250)).toMatchObject({ slot: 2, parent: GENESIS, buildEndsAtMs: 2_500 });
     expect(node.inOwnBuildShare(2_499)).toBe(true);
     expect(node.mayProduce(2_500)).toBeUndefined();
     expect(node.inOwnBuildShare(2_500)).toBe(false);
@@ -112,5 +114,9 @@ describe('ConsensusCore', () => {
     expect(core(-1).mayProduce(2_100)).toBeUndefined();
     expect(core(-1).nextOwnSlotStart(2_100)).toBe(Number.POSITIVE_INFINITY);
     expect(core(0, 1).mayProduce(2_900)).toMatchObject({ slot: 2, buildEndsAtMs: Number.POSITIVE_INFINITY });
+    // With the previous slot's block on its chain, a leader builds at once.
+    const next = core(3);
+    next.applied(block(GENESIS, 'a', 2, 2));
+    expect(next.mayProduce(3_010)).toMatchObject({ slot: 3, parent: { hash: 'a' } });
   });
 });

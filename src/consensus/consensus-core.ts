@@ -81,6 +81,14 @@ export type ConsensusAction =
   /** `peer` sent something no honest node sends (two different votes at one height). */
   | { kind: 'ban'; peer: number; reason: string };
 
+/**
+ * The share of its slot a leader waits, at the start, for the previous slot's block when its chain does not
+ * hold one yet. Under load a leader may still be writing its block as its slot ends: measured, one block in
+ * the first 100 ms of the next slot; the next leader, not yet told of it, built beside it, and one of the
+ * two was taken back with its transactions.
+ */
+export const PREVIOUS_BLOCK_GRACE_SHARE = 0.25;
+
 /** More than half. */
 export function quorumOf(voters: number): number {
   return Math.floor(voters / 2) + 1;
@@ -327,8 +335,9 @@ export class ConsensusCore {
 
   /**
    * Whether this node makes a block now, and on which: it is a voter, the slot is its own and its build
-   * share is not over, its chain is the one the fork choice picks, no block of this slot is on it yet, and
-   * no chain it knows but cannot place yet (ancestors still unknown) is `behindLimit` blocks ahead of it.
+   * share is not over, its chain is the one the fork choice picks, no block of this slot is on it yet, the
+   * previous slot's block is on it or {@link PREVIOUS_BLOCK_GRACE_SHARE} of the slot has passed, and no
+   * chain it knows but cannot place yet (ancestors still unknown) is `behindLimit` blocks ahead of it.
    */
   mayProduce(nowMs: number): ProductionTurn | undefined {
     const { self, voters, schedule } = this.options;
@@ -339,6 +348,13 @@ export class ConsensusCore {
     if (nowMs >= buildEndsAtMs) return undefined;
     const tip = this.tip;
     if (tip.slot > slot) return undefined;
+    if (
+      voters > 1 &&
+      tip.slot < slot - 1 &&
+      nowMs < schedule.startMs + (slot + PREVIOUS_BLOCK_GRACE_SHARE) * schedule.slotMs
+    ) {
+      return undefined;
+    }
     if (this.head().hash !== tip.hash) return undefined;
     if (this.highestKnown() - tip.height >= this.options.behindLimit) return undefined;
     return { slot, parent: tip, buildEndsAtMs };
