@@ -135,8 +135,8 @@ export class BlockExecutor {
   /**
    * The queue's rows with the peers' transactions this node checked but could not queue (`AdmittedTxs`)
    * merged in by age, at most `room`: the block takes the oldest waiting wherever they wait. The queue's own
-   * order (a fork's transactions put back first, then the expedited) stands among its rows; one waiting
-   * outside goes before the ordinary queued ones it is older than.
+   * order (key registrations first, then by expedite and age) stands among its rows; one waiting outside
+   * goes before the rows of the ordinary rate it is older than.
    */
   private withWaitingOutside(
     queued: readonly (PendingRow & { high_rate: string; time: string })[],
