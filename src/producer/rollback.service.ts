@@ -7,6 +7,7 @@ import { ApiError } from '../common/api-error';
 import { ChainEvents } from '../chain/chain-events';
 import { ContractsService } from '../contracts/contracts.service';
 import { undoTransaction } from '../contract-host';
+import { ORDINARY_RATE } from './block-executor';
 import { asBuffer, bindList, type Sql } from '../database/database.service';
 
 export interface RollbackResult {
@@ -151,8 +152,8 @@ export class ChainRollback {
       const bytes = Buffer.from(stored[index]);
       await sql.query(
         `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified")
-         VALUES ($1, $2, 2, $3, $4, $5, $6, 0, 0, 1) ON CONFLICT ("hash") DO NOTHING`,
-        [tx.hash, bytes, tx.expedite.split('.')[0] || '0', row.time, row.type, row.wallet_id],
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, 1) ON CONFLICT ("hash") DO NOTHING`,
+        [tx.hash, bytes, ORDINARY_RATE, tx.expedite.split('.')[0] || '0', row.time, row.type, row.wallet_id],
       );
       requeued.push(bytes);
     }
