@@ -261,7 +261,7 @@ export const environmentSchema = z.object({
   TX_QUEUE_SLOTS: wholeNumber(1000)
     .default(3)
     .describe(
-      'transactions waiting, at most what the chain mined in this many slots lately (never fewer than a fifth of TX_QUEUE_LIMIT); 0: TX_QUEUE_LIMIT alone',
+      'transactions waiting, at most what the chain mined in this many slots lately (never fewer than a fifth of TX_QUEUE_LIMIT), and none while the oldest has waited longer; 0: TX_QUEUE_LIMIT alone',
     ),
   TX_QUEUE_BYTES: positiveInt(4_294_967_295)
     .default(33_554_432)

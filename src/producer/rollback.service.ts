@@ -151,9 +151,19 @@ export class ChainRollback {
       if (!row) continue;
       const bytes = Buffer.from(stored[index]);
       await sql.query(
-        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, 1) ON CONFLICT ("hash") DO NOTHING`,
-        [tx.hash, bytes, ORDINARY_RATE, tx.expedite.split('.')[0] || '0', row.time, row.type, row.wallet_id],
+        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified", "queued_at")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, 1, $8) ON CONFLICT ("hash") DO NOTHING`,
+        [
+          tx.hash,
+          bytes,
+          ORDINARY_RATE,
+          tx.expedite.split('.')[0] || '0',
+          row.time,
+          row.type,
+          row.wallet_id,
+          // Its wait here begins again: its earlier one ended in the block taken back.
+          String(Date.now()),
+        ],
       );
       requeued.push(bytes);
     }

@@ -18,6 +18,10 @@ interface QueueLevel {
   bytes: number;
   /** How many transactions may wait now (see {@link TxQueueBound.countBound}). */
   countBound: number;
+  /** When the oldest transaction waiting entered the queue (Unix ms), none waiting: undefined. */
+  oldestQueuedAtMs?: number;
+  /** How long the oldest may have waited before clients are refused (see {@link TxQueueBound.tooOld}). */
+  longestWaitMs: number;
   readAtMs: number;
 }
 
@@ -35,10 +39,12 @@ const QUIET_CHAIN_SHARE = 0.2;
  * Back-pressure: the transactions admitted and not yet in a block are bounded (TX_QUEUE_LIMIT,
  * TX_QUEUE_BYTES, and TX_QUEUE_PER_KEY for one key). The count bound also follows the chain's pace: no
  * more than it mined lately in TX_QUEUE_SLOTS slots may wait, so that what is accepted is mined within
- * about that many slots whether one node makes the blocks or a network that mines less. A batch that would pass a bound is refused whole,
- * before anything is stored, with E_BUSY (503 and Retry-After on REST, -32000 on JSON-RPC): the client
- * sends it again later instead of the node queueing more than it can mine. Transactions passed on by peers
- * are cut to what still fits; those a fork puts back in the queue were admitted once and are never refused.
+ * about that many slots whether one node makes the blocks or a network that mines less; and clients are
+ * refused while the oldest transaction waiting has been queued longer than that ({@link tooOld}). A batch
+ * that would pass a bound is refused whole, before anything is stored, with E_BUSY (503 and Retry-After on
+ * REST, -32000 on JSON-RPC): the client sends it again later instead of the node queueing more than it can
+ * mine. Transactions passed on by peers are cut to what still fits; those a fork puts back in the queue
+ * were admitted once and are never refused.
  *
  * The level is read from the database (the truth across the processes sharing it) at most every
  * {@link LEVEL_MAX_AGE_MS} ms and after each block, and what this process lets in meanwhile is counted at
@@ -87,7 +93,8 @@ export class TxQueueBound {
    * Reserves nothing ({@link reserve} decides, per key too, once they are admitted).
    */
   async refuseWhenFull(count: number, bytes: number): Promise<void> {
-    const problem = this.sizeOverflow(await this.currentLevel(), count, bytes);
+    const level = await this.currentLevel();
+    const problem = this.tooOld(level) ?? this.sizeOverflow(level, count, bytes);
     if (problem) throw await this.busy(problem);
   }
 
@@ -125,7 +132,7 @@ export class TxQueueBound {
   ): string | undefined {
     const bound = this.config.txQueue;
     const bytes = batch.reduce((sum, tx) => sum + tx.bytes, 0);
-    const problem = this.sizeOverflow(level, batch.length, bytes);
+    const problem = this.tooOld(level) ?? this.sizeOverflow(level, batch.length, bytes);
     if (problem) return problem;
     const own = new Map<bigint, number>();
     for (const tx of batch) own.set(tx.keyId, (own.get(tx.keyId) ?? 0) + 1);
@@ -136,6 +143,20 @@ export class TxQueueBound {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether the oldest transaction waiting has waited longer than TX_QUEUE_SLOTS slots: the chain is not
+   * mining what it accepted within the time the bound promises, whatever the count says. The count bound
+   * follows the pace the chain had; this follows the wait itself, and so holds where the pace misleads (a
+   * chain whose pace falls, a fifth of TX_QUEUE_LIMIT on a network that mines less, several nodes each
+   * holding a bound's worth). Clients only: a peer's transactions that do not fit wait outside the queue.
+   */
+  private tooOld(level: QueueLevel): string | undefined {
+    if (level.oldestQueuedAtMs === undefined) return undefined;
+    const waited = Date.now() - level.oldestQueuedAtMs;
+    if (waited <= level.longestWaitMs) return undefined;
+    return `a transaction has waited ${waited} ms for a block (at most ${level.longestWaitMs})`;
   }
 
   /** Whether `count` more transactions of `bytes` would pass the count or the bytes bound. */
@@ -172,16 +193,20 @@ export class TxQueueBound {
   /** The queue's level from the database: what this process committed before the read is in it now. */
   private async readLevel(): Promise<QueueLevel> {
     const before = { ...this.committed };
-    const row = await this.db.one<{ count: string; bytes: string }>(
-      `SELECT count(*) AS "count", coalesce(sum(octet_length("data")), 0) AS "bytes"
+    const row = await this.db.one<{ count: string; bytes: string; oldest: string | null }>(
+      `SELECT count(*) AS "count", coalesce(sum(octet_length("data")), 0) AS "bytes", min("queued_at") AS "oldest"
          FROM "transactions" WHERE "used" = 0`,
     );
+    const { slots } = this.config.txQueue;
+    const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
     this.committed.count = Math.max(0, this.committed.count - before.count);
     this.committed.bytes = Math.max(0, this.committed.bytes - before.bytes);
     this.level = {
       count: Number(row?.count ?? 0),
       bytes: Number(row?.bytes ?? 0),
       countBound: await this.countBound(),
+      oldestQueuedAtMs: row?.oldest == null ? undefined : Number(row.oldest),
+      longestWaitMs: slots === 0 ? Number.POSITIVE_INFINITY : slots * slotMs,
       readAtMs: Date.now(),
     };
     return this.level;

@@ -292,6 +292,7 @@ export class TxService {
         statusParams,
       );
       const queueParams: unknown[] = [];
+      const queuedAt = String(Date.now());
       const queueRows = chunk.map(
         (tx) =>
           `(${bindList(
@@ -303,12 +304,13 @@ export class TxService {
               tx.timestampMs.toString(),
               tx.type,
               tx.tx.keyId.toString(),
+              queuedAt,
             ],
             queueParams,
           )}, 0, 0, 1)`,
       );
       await sql.query(
-        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified")
+        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "queued_at", "used", "sent", "verified")
          VALUES ${queueRows.join(', ')} ON CONFLICT ("hash") DO NOTHING`,
         queueParams,
       );

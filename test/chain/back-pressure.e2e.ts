@@ -143,6 +143,43 @@ describe('a bounded queue of transactions', () => {
     expect(busy.status, JSON.stringify(busy.body)).toBe(200);
   }, 120_000);
 
+  it('refuses clients while a transaction has waited longer than TX_QUEUE_SLOTS slots, by its time in the queue', async () => {
+    const node = await boot({ TX_QUEUE_SLOTS: '2' });
+    const founder = node.client;
+    await founder.login(node.founderKey);
+    const db = node.app.get(DatabaseService);
+    // Signed now and sent later: a transaction's own time says nothing of how long it waited here.
+    const [early, late, later] = [
+      await calls(founder, node.founderKey, 1),
+      await calls(founder, node.founderKey, 1),
+      await calls(founder, node.founderKey, 1),
+    ];
+    const sent = await sendRest(founder, early);
+    expect(sent.status).toBe(200);
+    const [hash] = Object.values(sent.body.hashes as Record<string, string>);
+    const row = await db.one<{ queued_at: string }>(
+      `SELECT "queued_at" FROM "transactions" WHERE "hash" = decode($1, 'hex')`,
+      [hash],
+    );
+    expect(Math.abs(Number(row!.queued_at) - Date.now())).toBeLessThan(10_000);
+
+    // Ten minutes in the queue: the chain is not mining what it accepted, and clients are told so.
+    await db.query(`UPDATE "transactions" SET "queued_at" = "queued_at" - 600000`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await sendRest(founder, late);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('3');
+    expect(refused.body.error).toBe('E_BUSY');
+    expect(refused.body.params[0]).toMatch(/^a transaction has waited \d+ ms for a block \(at most 5000\)$/);
+    expect(Number(/waited (\d+) ms/.exec(refused.body.params[0])![1])).toBeGreaterThanOrEqual(600_000);
+    expect((await queued(node)).queue).toBe(1);
+
+    // Once it is mined (here: gone from the queue), the queue takes transactions again.
+    await db.query(`DELETE FROM "transactions"`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await sendRest(founder, later)).status).toBe(200);
+  }, 60_000);
+
   it('refuses past TX_QUEUE_BYTES', async () => {
     const node = await boot({ TX_QUEUE_BYTES: '1000' });
     const founder = node.client;

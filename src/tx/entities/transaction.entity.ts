@@ -34,4 +34,8 @@ export class TransactionEntity {
 
   @Column({ type: 'smallint', default: 1 })
   verified!: number;
+
+  /** When it entered this node's queue, Unix ms by the node's clock. */
+  @Column({ name: 'queued_at', type: 'bigint', default: 0 })
+  queuedAt!: string;
 }
