@@ -76,6 +76,19 @@ describe('contract/{name}', () => {
       params: ['Nope'],
     });
     expect(answer.body.error).toEqual({ code: -32000, message: 'There is not Nope contract' });
+    for (const empty of ['', null]) {
+      const refused = await node.client.rpcRaw({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'ibax.getContractInfo',
+        params: [empty],
+      });
+      expect(refused.body).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32602, message: 'params can not be empty' },
+      });
+    }
   });
 
   it('is the same over JSON-RPC', async () => {

@@ -207,6 +207,22 @@ describe('the transaction reads', () => {
     );
   });
 
+  it('answer an empty or null hash as "params can not be empty", and describe such arguments as required', async () => {
+    for (const empty of ['', null]) {
+      expect(await call('ibax.txStatus', [empty])).toEqual(refused('params can not be empty'));
+      expect(await call('ibax.txInfo', [empty])).toEqual(refused('params can not be empty'));
+      expect(await call('chain.txInfo', [empty, true])).toEqual(refused('params can not be empty'));
+    }
+    expect(await call('ibax.txStatus', [])).toEqual(refused('missing value for required argument 1'));
+    // The description says what the method refuses: getList's one object needs its table name.
+    const discover = await call('rpc.discover', []);
+    const method = (name: string) =>
+      discover.result.methods.find((described: { name: string }) => described.name === name);
+    expect(method('ibax.txInfo').params[0]).toMatchObject({ name: 'hash', required: true });
+    expect(method('ibax.getList').params[0]).toMatchObject({ required: true });
+    expect(method('ibax.getList').params[0].schema.required).toEqual(['name']);
+  });
+
   it("read txinfo's form values as before", async () => {
     const hash = 'ab'.repeat(32);
     expect((await node.client.get(`/api/v2/txinfo/${hash}?contractinfo=true`)).body).toEqual({

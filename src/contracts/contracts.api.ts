@@ -2,7 +2,6 @@ import { Controller, Get, Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { Form } from '../http/form';
 import { Auth, CurrentCaller } from '../http/request-gates';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { ContractInfoParams, ContractPath, ContractsPageForm, ContractsPageParams } from './contracts.dto';
@@ -127,7 +126,6 @@ export class ContractsRpc {
     errors: ['E_CONTRACT', 'E_QUERY'],
   })
   getContractInfo({ contractName }: ContractInfoParams, { caller }: RpcCallContext) {
-    if (!contractName) throw RpcError.invalidParams('params can not be empty');
     return this.contracts.info(contractName, caller.ecosystemId);
   }
 

@@ -1,6 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 import { Describe, FromPath } from '../common/dto/dto-fields';
-import { IsInt64 } from '../common/dto/validators';
+import { IsInt64, NotEmptyParams } from '../common/dto/validators';
 
 /** `GET contract/:name`. */
 export class ContractPath {
@@ -29,7 +29,8 @@ export class ContractsPageForm {
 /** `getContractInfo contractName`. */
 export class ContractInfoParams {
   @IsString()
-  @Describe('Name, @Name or @<ecosystem>Name')
+  @Describe('Name, @Name or @<ecosystem>Name; empty is refused')
+  @NotEmptyParams()
   contractName!: string;
 }
 

@@ -5,7 +5,6 @@ import type { ApiRequest } from '../http/api-request';
 import type { Caller } from '../common/caller';
 import { Form } from '../http/form';
 import { Auth, CurrentCaller } from '../http/request-gates';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { InterfaceRowParams, InterfaceRowPath, SectionsForm, SectionsParams } from './interface.dto';
@@ -152,11 +151,6 @@ export class InterfaceController {
   }
 }
 
-function requireName(name: string): string {
-  if (name === '') throw RpcError.invalidParams('params can not be empty');
-  return name;
-}
-
 const ROW_OF = (kind: string): RpcMethodOptions => ({
   auth: true,
   summary: `The row of a ${kind} of the session ecosystem`,
@@ -188,16 +182,16 @@ export class InterfaceRpc {
 
   @RpcMethod('getPageRow', { ...ROW_OF('page'), result: PAGE })
   async getPageRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
-    return pageRow(await this.ui.page(caller.ecosystemId, requireName(name)));
+    return pageRow(await this.ui.page(caller.ecosystemId, name));
   }
 
   @RpcMethod('getMenuRow', { ...ROW_OF('menu'), result: MENU })
   async getMenuRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
-    return menuRow(await this.ui.menu(caller.ecosystemId, requireName(name)));
+    return menuRow(await this.ui.menu(caller.ecosystemId, name));
   }
 
   @RpcMethod('getSnippetRow', { ...ROW_OF('snippet'), result: SNIPPET })
   async getSnippetRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
-    return snippetRow(await this.ui.snippet(caller.ecosystemId, requireName(name)));
+    return snippetRow(await this.ui.snippet(caller.ecosystemId, name));
   }
 }

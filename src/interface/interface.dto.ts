@@ -1,6 +1,6 @@
 import { IsOptional, IsString } from 'class-validator';
 import { Describe, FromPath } from '../common/dto/dto-fields';
-import { IsInt64 } from '../common/dto/validators';
+import { IsInt64, NotEmptyParams } from '../common/dto/validators';
 
 const OFFSET = 'sections to skip (below 0: 0)';
 const LANG = 'language code; absent or empty: the Accept-Language header';
@@ -53,5 +53,6 @@ export class InterfaceRowPath {
 export class InterfaceRowParams {
   @IsString()
   @Describe('the name of the page, menu or snippet; empty is refused')
+  @NotEmptyParams()
   name!: string;
 }

@@ -307,7 +307,6 @@ export class TablesRpc {
     errors: ['E_TABLENOTFOUND'],
   })
   getTable({ tableName }: TableParams, { caller }: RpcCallContext) {
-    if (!tableName) throw RpcError.invalidParams('params can not be empty');
     return this.tables.table(readerOf(caller), tableName);
   }
 
@@ -323,7 +322,6 @@ export class TablesRpc {
     errors: TABLE_READ_ERRORS,
   })
   getList(params: ListParams, { caller }: RpcCallContext) {
-    if (!params.name) throw RpcError.invalidParams('params can not be empty');
     return this.tables.list(readerOf(caller), params.name, listParamsQuery(params), LIST_LIMITS.rpc);
   }
 

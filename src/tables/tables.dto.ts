@@ -1,7 +1,7 @@
 import { IsOptional, IsString } from 'class-validator';
 import { OptionalInt64, OptionalText, TextInPath } from '../common/dto/common-fields';
 import { Describe, FromPath } from '../common/dto/dto-fields';
-import { IsInt64, IsJsonValue, IsLenientInt64, IsUint64 } from '../common/dto/validators';
+import { IsInt64, IsJsonValue, IsLenientInt64, IsUint64, NotEmptyParams } from '../common/dto/validators';
 
 /** The fields most routes share, declared once so that every route describes them alike. */
 const TableNameInPath = () => TextInPath('table name (without the ecosystem prefix)');
@@ -136,6 +136,7 @@ export class TableCountParams {
 export class TableParams {
   @IsString()
   @Describe('table name (without the ecosystem prefix); empty is refused')
+  @NotEmptyParams()
   tableName!: string;
 }
 
@@ -145,8 +146,10 @@ export class TableParams {
  * any of those as JSON text. Their shapes are read by the method, as the REST routes read their texts.
  */
 export class ListParams {
-  @OptionalText('table name (without the ecosystem prefix); absent or empty is refused')
-  name?: string;
+  @IsString()
+  @Describe('table name (without the ecosystem prefix); absent or empty is refused')
+  @NotEmptyParams()
+  name!: string;
 
   @OptionalInt64('page size (25 by default, at most 100)')
   limit?: bigint;

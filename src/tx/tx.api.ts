@@ -259,7 +259,6 @@ export class TxRpc {
     errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
   })
   txStatus({ hashes }: TxStatusParams) {
-    if (!hashes) throw RpcError.invalidParams('params can not be empty');
     return this.txs.status(commaHashes(hashes));
   }
 
@@ -272,7 +271,6 @@ export class TxRpc {
     errors: ['E_HASHWRONG', 'E_SERVER'],
   })
   async txInfo({ hash, contractInfo }: TxInfoParams) {
-    if (!hash) throw RpcError.invalidParams('params can not be empty');
     return rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));
   }
 

@@ -1,7 +1,7 @@
 import { IsBoolean, IsObject, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { schema as s } from '../api-docs/schema';
 import { Describe, FirstOfRepeated, FromPath } from '../common/dto/dto-fields';
-import { IsJsonValue } from '../common/dto/validators';
+import { IsJsonValue, NotEmptyParams } from '../common/dto/validators';
 
 /** `GET txinfo/:hash`. */
 export class TxInfoForm {
@@ -66,14 +66,16 @@ export class SendTxParams {
 /** `txStatus hashes`. */
 export class TxStatusParams {
   @IsString()
-  @Describe('comma-separated hashes')
+  @Describe('comma-separated hashes; empty is refused')
+  @NotEmptyParams()
   hashes!: string;
 }
 
 /** `txInfo hash [contractInfo]`. */
 export class TxInfoParams {
   @IsString()
-  @Describe('transaction hash (hex)')
+  @Describe('transaction hash (hex); empty is refused')
+  @NotEmptyParams()
   hash!: string;
 
   @IsOptional()

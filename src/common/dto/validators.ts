@@ -160,3 +160,20 @@ export const ReadsWith = (name: string, read: (value: unknown) => unknown) =>
     // A message function: the refusal's text is answered as it is, never read as a template.
     { message: (args) => refusalOf(read, args.value) ?? `${args.property} is invalid` },
   );
+
+/** The constraint name of {@link NotEmptyParams}, whose refusal is answered as it is. */
+export const PARAMS_NOT_EMPTY = 'paramsNotEmpty';
+
+/**
+ * The value must be there and not empty text: absent, null (a required argument's zero value) and `""`
+ * are refused with the reference's "params can not be empty", answered whole (no "invalid argument n:"
+ * before it). Put it nearest the property, so that it runs before the field's other checks.
+ */
+export const NotEmptyParams = () =>
+  ValidateBy({
+    name: PARAMS_NOT_EMPTY,
+    validator: {
+      validate: (value) => value !== undefined && value !== null && value !== '',
+      defaultMessage: () => 'params can not be empty',
+    },
+  });
