@@ -3,7 +3,6 @@ import { ApiError } from '../common/api-error';
 import type { ApiRequest } from '../http/api-request';
 import { Form, FormValues } from '../http/form';
 import { Auth, BlockchainRoute } from '../http/request-gates';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import {
@@ -240,7 +239,6 @@ export class TxRpc {
     errors: ['E_BANNED', 'E_LIMITTXSIZE', 'E_BUSY', 'E_SERVER', 'E_STOPPING'],
   })
   async sendTx({ txs }: SendTxParams, { caller }: RpcCallContext) {
-    if (txs === null) throw RpcError.invalidParams('params can not be empty');
     const incoming = Object.entries(txs).map(([name, value]) => rpcTransaction(name, value));
     if (incoming.length === 0) return { hashes: {} };
     const sent = await this.txs.send(caller, incoming);
@@ -282,7 +280,6 @@ export class TxRpc {
     errors: ['E_HASHWRONG', 'E_SERVER'],
   })
   async txInfoMultiple({ hashes, contractInfo }: TxInfoMultipleParams) {
-    if (!hashes) throw RpcError.invalidParams('params can not be empty');
     const results: Record<string, ReturnType<typeof rpcTxInfo>> = {};
     for (const hash of hashes) results[hash] = rpcTxInfo(await this.txs.info(hash, contractInfo ?? false));
     return { results };

@@ -1,4 +1,4 @@
-import { IsBoolean, IsObject, IsOptional, IsString, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { schema as s } from '../api-docs/schema';
 import { Describe, FirstOfRepeated, FromPath } from '../common/dto/dto-fields';
 import { IsJsonValue, NotEmptyParams } from '../common/dto/validators';
@@ -52,15 +52,12 @@ export class TxRecordPath {
   hashes!: string;
 }
 
-/** `null` is the argument's zero value, which the handler answers with "params can not be empty". */
-const UnlessNull = () => ValidateIf((_, value) => value !== null);
-
 /** `sendTx txs`. */
 export class SendTxParams {
-  @UnlessNull()
   @IsObject()
-  @Describe('name → transaction (base64 or hex)', s.map(s.string()))
-  txs!: Record<string, unknown> | null;
+  @Describe('name → transaction (base64 or hex); null is refused', s.map(s.string()))
+  @NotEmptyParams()
+  txs!: Record<string, unknown>;
 }
 
 /** `txStatus hashes`. */
@@ -99,10 +96,12 @@ const IsStringListOrNull = () =>
 
 /** `txInfoMultiple hashes [contractInfo]`. */
 export class TxInfoMultipleParams {
+  // Refused as empty only once its shape passed, as the reference decodes before its handler looks.
+  @NotEmptyParams()
   @IsJsonValue()
   @IsStringListOrNull()
-  @Describe('transaction hashes', s.array(s.hex()))
-  hashes!: string[] | null;
+  @Describe('transaction hashes; null is refused', s.array(s.hex()))
+  hashes!: string[];
 
   @IsOptional()
   @IsBoolean()

@@ -167,7 +167,9 @@ export const PARAMS_NOT_EMPTY = 'paramsNotEmpty';
 /**
  * The value must be there and not empty text: absent, null (a required argument's zero value) and `""`
  * are refused with the reference's "params can not be empty", answered whole (no "invalid argument n:"
- * before it). Put it nearest the property, so that it runs before the field's other checks.
+ * before it). It runs in its place among the field's checks: nearest the property it runs first (a text
+ * absent from a one-object call is empty, not of the wrong type); above a rule that checks a JSON value's
+ * shape it runs after that rule, as the reference decodes a value before its handler finds it empty.
  */
 export const NotEmptyParams = () =>
   ValidateBy({
