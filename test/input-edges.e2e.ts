@@ -59,6 +59,21 @@ describe.each(NAMESPACES)('detailedBlock and getTransactionCount in the %s names
     }
   });
 
+  it('answer an absent or null block as "params can not be empty" (Go reads it into a pointer), an empty text as no shape of one', async () => {
+    for (const method of methods) {
+      expect(await call(method, []), `${method} []`).toEqual(refused('params can not be empty'));
+      expect(await call(method, [null]), `${method} [null]`).toEqual(refused('params can not be empty'));
+      expect(await call(method, ['']), `${method} [""]`).toEqual(
+        refused('invalid argument 1: invalid block id or block hash'),
+      );
+    }
+    const discover = await call('rpc.discover', []);
+    const described = discover.result.methods.find(
+      (method: { name: string }) => method.name === `${namespace}.detailedBlock`,
+    );
+    expect(described.params[0]).toMatchObject({ name: 'block', required: true });
+  });
+
   it('answer block ids at the edges of int64: not found above the chain, invalid at or below 0', async () => {
     for (const method of methods) {
       expect(await call(method, [INT64_MAX.toString()]), `${method} "${INT64_MAX}"`).toEqual(NOT_FOUND);

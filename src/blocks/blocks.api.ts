@@ -116,7 +116,6 @@ function rpcRange(blockId: bigint, count: bigint): { first: bigint; count: bigin
 
 /** The block a BlockIdOrHash argument names; one of its shapes that names none is refused. */
 function blockRef({ block }: BlockIdOrHashParams): BlockRef {
-  if (block === undefined) throw RpcError.invalidParams('params can not be empty');
   const { ref } = readBlockIdOrHash(block);
   if (!ref) throw RpcError.invalidParams('params block Id Or block Hash invalid');
   return ref;

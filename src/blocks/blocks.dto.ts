@@ -1,7 +1,7 @@
 import { IsOptional, ValidateBy } from 'class-validator';
 import { isLosslessNumber } from 'lossless-json';
 import { schema as s } from '../api-docs/schema';
-import { Describe, FromPath } from '../common/dto/dto-fields';
+import { AbsentAsNil, Describe, FromPath } from '../common/dto/dto-fields';
 import {
   INT64_MAX,
   INT64_MIN,
@@ -9,6 +9,7 @@ import {
   IsJsonValue,
   IsLenientInt64,
   MinInt64,
+  NotNilParams,
 } from '../common/dto/validators';
 import type { BlockRef } from './blocks.service';
 
@@ -115,12 +116,13 @@ const IsBlockIdOrHash = () =>
 
 /** `detailedBlock block` and `getTransactionCount block`. */
 export class BlockIdOrHashParams {
-  @IsOptional()
   @IsJsonValue()
   @IsBlockIdOrHash()
   @Describe(
-    'a block hash (64 hex), a block id as text, or {"id": n} / {"hash": "…"}',
+    'a block hash (64 hex), a block id as text, or {"id": n} / {"hash": "…"}; absent or null is refused',
     s.oneOf(s.string(), s.object({ id: s.integer() }), s.object({ hash: s.hex() })),
   )
-  block?: unknown;
+  @AbsentAsNil()
+  @NotNilParams()
+  block!: unknown;
 }

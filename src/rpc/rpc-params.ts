@@ -106,7 +106,14 @@ const ZERO_OF_KIND: Record<FieldKind, unknown> = {
 export class NoParams {}
 
 interface ParamsPlan {
-  fields: { name: string; lowerName: string; optional: boolean; read: RpcParamDecoder; zero: unknown }[];
+  fields: {
+    name: string;
+    lowerName: string;
+    /** Absent or null, the argument is left unset (an optional one, or one read as Go's nil pointer). */
+    mayBeAbsent: boolean;
+    read: RpcParamDecoder;
+    zero: unknown;
+  }[];
   byLowerName: Map<string, number>;
   validator: DtoValidator;
 }
@@ -120,7 +127,7 @@ export function paramsPlan(dto: DtoClass): ParamsPlan {
   const fields = dtoFields(dto).map((field) => ({
     name: field.name,
     lowerName: field.name.toLowerCase(),
-    optional: field.optional,
+    mayBeAbsent: field.optional || field.absentAsNil,
     read: JSON_READERS[field.kind],
     zero: ZERO_OF_KIND[field.kind],
   }));
@@ -206,8 +213,8 @@ function readPositional(plan: ParamsPlan, params: unknown, input: Record<string,
   if (positional.length > plan.fields.length) tooMany(plan.fields.length);
   plan.fields.forEach((field, index) => {
     const raw = positional[index];
-    if (raw === undefined || (raw === null && field.optional)) {
-      if (field.optional) return;
+    if (raw === undefined || (raw === null && field.mayBeAbsent)) {
+      if (field.mayBeAbsent) return;
       throw RpcError.invalidParams(`missing value for required argument ${index + 1}`);
     }
     if (raw === null) {

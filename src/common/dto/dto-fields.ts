@@ -42,6 +42,7 @@ const KIND_OF_TYPE_DECORATOR: Record<string, FieldKind> = {
 const DESCRIPTION = Symbol('dto:description');
 const FROM_PATH = Symbol('dto:from-path');
 const FIRST_OF_REPEATED = Symbol('dto:first-of-repeated');
+const ABSENT_AS_NIL = Symbol('dto:absent-as-nil');
 
 export interface FieldDescription {
   description: string;
@@ -68,6 +69,15 @@ export function FirstOfRepeated(): PropertyDecorator {
   return (target, property) => Reflect.defineMetadata(FIRST_OF_REPEATED, true, target, property as string);
 }
 
+/**
+ * A required JSON-RPC argument that Go reads into a pointer: absent or null, it is nil for the field's
+ * checks to refuse (with `NotEmptyParams`, "params can not be empty"), not "missing value for required
+ * argument n" as a value argument's absence is.
+ */
+export function AbsentAsNil(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(ABSENT_AS_NIL, true, target, property as string);
+}
+
 /** The DTO a route handler's `@Form()` parameter declares, on the handler (for its OpenAPI description). */
 export const FORM_DTO = Symbol('dto:form');
 
@@ -79,6 +89,8 @@ export interface DtoField {
   inPath: boolean;
   /** A form value sent more than once: the first counts (`FirstOfRepeated`), else the last. */
   firstOfRepeated: boolean;
+  /** `AbsentAsNil`: a JSON-RPC argument absent or null is left for the checks, not refused as missing. */
+  absentAsNil: boolean;
   description: string;
   schema?: Record<string, unknown>;
   /** The field's class-validator declarations, in the order class-validator runs them. */
@@ -124,6 +136,7 @@ export function dtoFields(dto: DtoClass): readonly DtoField[] {
       ),
       inPath: Reflect.getMetadata(FROM_PATH, dto.prototype as object, name) === true,
       firstOfRepeated: Reflect.getMetadata(FIRST_OF_REPEATED, dto.prototype as object, name) === true,
+      absentAsNil: Reflect.getMetadata(ABSENT_AS_NIL, dto.prototype as object, name) === true,
       description: doc.description,
       schema: doc.schema,
       constraints,

@@ -179,3 +179,16 @@ export const NotEmptyParams = () =>
       defaultMessage: () => 'params can not be empty',
     },
   });
+
+/**
+ * {@link NotEmptyParams} for a value Go reads into a pointer (with `AbsentAsNil`): only absent and null
+ * are empty; an empty text is a value, for the field's own checks.
+ */
+export const NotNilParams = () =>
+  ValidateBy({
+    name: PARAMS_NOT_EMPTY,
+    validator: {
+      validate: (value) => value !== undefined && value !== null,
+      defaultMessage: () => 'params can not be empty',
+    },
+  });
