@@ -179,6 +179,20 @@ describe('the other integer inputs', () => {
     expect(await call('ibax.getBlocksCountByNode', [0, 2 ** 31])).toEqual(
       refused(`invalid argument 2: json: cannot unmarshal number ${2 ** 31} into Go value of type int32`),
     );
+    // Out of range, the reference says its params are empty; the description says the range.
+    for (const params of [
+      [-1, 1],
+      [0, 3],
+      [0, 0],
+    ]) {
+      expect(await call('ibax.getBlocksCountByNode', params)).toEqual(refused('params can not be empty'));
+    }
+    const discover = await call('rpc.discover', []);
+    const countByNode = discover.result.methods.find(
+      (method: { name: string }) => method.name === 'ibax.getBlocksCountByNode',
+    );
+    expect(countByNode.params[0].schema).toMatchObject({ minimum: 0 });
+    expect(countByNode.params[1].schema).toMatchObject({ enum: [1, 2] });
     expect(await call('ibax.getBlockInfo', [INT64_MAX])).toEqual(NOT_FOUND);
     expect(await call('admin.rollbackBlocks', [INT64_MAX])).toEqual(refused(`params ${INT64_MAX} invalid`));
     expect((await call('ibax.getContracts', [INT64_MAX, INT64_MAX])).result.list).toBeNull();

@@ -1,7 +1,6 @@
 import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Form } from '../http/form';
-import { RpcError } from '../rpc/rpc-error';
 import { BlocksService } from '../blocks/blocks.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { BlockchainRoute } from '../http/request-gates';
@@ -191,9 +190,6 @@ export class MetricsRpc {
     errors: ['E_NOTFOUND'],
   })
   async getBlocksCountByNode({ nodePosition, consensusMode }: BlocksCountByNodeParams) {
-    if (nodePosition < 0n || (consensusMode !== 1 && consensusMode !== 2)) {
-      throw RpcError.invalidParams('params can not be empty');
-    }
     const { total, partial } = await this.metrics.blocksByNode(nodePosition, consensusMode);
     return { total_count: total, partial_count: partial };
   }

@@ -1,5 +1,12 @@
+import { IsIn } from 'class-validator';
 import { Describe, FromPath } from '../common/dto/dto-fields';
-import { IsInt32, IsInt64, IsLenientInt64 } from '../common/dto/validators';
+import {
+  IsInt32,
+  IsInt64,
+  IsLenientInt64,
+  MinInt64,
+  PARAMS_CAN_NOT_BE_EMPTY,
+} from '../common/dto/validators';
 
 /** `GET metrics/blockper/:node/:mode`: path numbers read leniently (text that is not a number is 0). */
 export class BlockPerPath {
@@ -17,10 +24,12 @@ export class BlockPerPath {
 /** `getBlocksCountByNode nodePosition consensusMode`. */
 export class BlocksCountByNodeParams {
   @IsInt64()
+  @MinInt64(0n, { message: PARAMS_CAN_NOT_BE_EMPTY })
   @Describe('node position')
   nodePosition!: bigint;
 
   @IsInt32()
+  @IsIn([1, 2], { message: PARAMS_CAN_NOT_BE_EMPTY })
   @Describe('consensus mode: 1 or 2')
   consensusMode!: number;
 }

@@ -11,7 +11,7 @@ import {
   INT32_MIN,
   INT64_MAX,
   INT64_MIN,
-  PARAMS_NOT_EMPTY,
+  PARAMS_CAN_NOT_BE_EMPTY,
   UINT64_MAX,
 } from '../common/dto/validators';
 import { RpcError } from './rpc-error';
@@ -156,7 +156,7 @@ export function decodeDtoParams<T extends object>(
   if (singleObject) readMembers(plan, singleObjectOf(params), input);
   else readPositional(plan, params, input);
   const failure = plan.validator(input);
-  if (failure?.constraint === PARAMS_NOT_EMPTY) throw RpcError.invalidParams(failure.message);
+  if (failure?.message === PARAMS_CAN_NOT_BE_EMPTY) throw RpcError.invalidParams(failure.message);
   if (failure) {
     const argument = singleObject ? 1 : plan.byLowerName.get(failure.property.toLowerCase())! + 1;
     throw RpcError.invalidParams(`invalid argument ${argument}: ${failure.message}`);

@@ -161,34 +161,35 @@ export const ReadsWith = (name: string, read: (value: unknown) => unknown) =>
     { message: (args) => refusalOf(read, args.value) ?? `${args.property} is invalid` },
   );
 
-/** The constraint name of {@link NotEmptyParams}, whose refusal is answered as it is. */
-export const PARAMS_NOT_EMPTY = 'paramsNotEmpty';
+/**
+ * The reference's answer to a JSON-RPC argument its handler refuses after decoding it: missing, and also
+ * out of range in some methods. A DTO's refusal with exactly this text is answered whole (-32602, no
+ * "invalid argument n:" before it); a constraint gives it as its message (`{ message: PARAMS_CAN_NOT_BE_EMPTY }`).
+ */
+export const PARAMS_CAN_NOT_BE_EMPTY = 'params can not be empty';
 
 /**
  * The value must be there and not empty text: absent, null (a required argument's zero value) and `""`
- * are refused with the reference's "params can not be empty", answered whole (no "invalid argument n:"
- * before it). It runs in its place among the field's checks: nearest the property it runs first (a text
- * absent from a one-object call is empty, not of the wrong type); above a rule that checks a JSON value's
- * shape it runs after that rule, as the reference decodes a value before its handler finds it empty.
+ * are refused with {@link PARAMS_CAN_NOT_BE_EMPTY}. It runs in its place among the field's checks: nearest
+ * the property it runs first (a text absent from a one-object call is empty, not of the wrong type); above
+ * a rule that checks a JSON value's shape it runs after that rule, as the reference decodes a value before
+ * its handler finds it empty.
  */
 export const NotEmptyParams = () =>
-  ValidateBy({
-    name: PARAMS_NOT_EMPTY,
-    validator: {
-      validate: (value) => value !== undefined && value !== null && value !== '',
-      defaultMessage: () => 'params can not be empty',
+  ValidateBy(
+    {
+      name: 'notEmptyParams',
+      validator: { validate: (value) => value !== undefined && value !== null && value !== '' },
     },
-  });
+    { message: PARAMS_CAN_NOT_BE_EMPTY },
+  );
 
 /**
  * {@link NotEmptyParams} for a value Go reads into a pointer (with `AbsentAsNil`): only absent and null
  * are empty; an empty text is a value, for the field's own checks.
  */
 export const NotNilParams = () =>
-  ValidateBy({
-    name: PARAMS_NOT_EMPTY,
-    validator: {
-      validate: (value) => value !== undefined && value !== null,
-      defaultMessage: () => 'params can not be empty',
-    },
-  });
+  ValidateBy(
+    { name: 'notNilParams', validator: { validate: (value) => value !== undefined && value !== null } },
+    { message: PARAMS_CAN_NOT_BE_EMPTY },
+  );
