@@ -204,7 +204,7 @@ export class TxQueueBound {
     this.level = {
       count: Number(row?.count ?? 0),
       bytes: Number(row?.bytes ?? 0),
-      countBound: await this.countBound(),
+      countBound: await this.countBound(slotMs),
       oldestQueuedAtMs: row?.oldest == null ? undefined : Number(row.oldest),
       longestWaitMs: slots === 0 ? Number.POSITIVE_INFINITY : slots * slotMs,
       readAtMs: Date.now(),
@@ -220,11 +220,10 @@ export class TxQueueBound {
    * accepted waited 40 s. The mean, not the most in any few slots: blocks come unevenly under load (one
    * second may stamp two large blocks), and the most let the queue hold about twice the mean's wait.
    */
-  private async countBound(): Promise<number> {
+  private async countBound(slotMs: number): Promise<number> {
     const { count, slots } = this.config.txQueue;
     if (slots === 0) return count;
     const floor = Math.ceil(count * QUIET_CHAIN_SHARE);
-    const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
     // Blocks carry whole seconds: the pace is read over whole seconds.
     const windowS = Math.max(1, Math.round((PACE_WINDOW_SLOTS * slotMs) / 1000));
     const nowS = Math.floor(Date.now() / 1000);

@@ -71,7 +71,7 @@ export function FirstOfRepeated(): PropertyDecorator {
 
 /**
  * A required JSON-RPC argument that Go reads into a pointer: absent or null, it is nil for the field's
- * checks to refuse (with `NotEmptyParams`, "params can not be empty"), not "missing value for required
+ * checks to refuse (with `NotNilParams`, "params can not be empty"), not "missing value for required
  * argument n" as a value argument's absence is.
  */
 export function AbsentAsNil(): PropertyDecorator {
