@@ -348,16 +348,19 @@ export class ConsensusCore {
     if (nowMs >= buildEndsAtMs) return undefined;
     const tip = this.tip;
     if (tip.slot > slot) return undefined;
-    if (
-      voters > 1 &&
-      tip.slot < slot - 1 &&
-      nowMs < schedule.startMs + (slot + PREVIOUS_BLOCK_GRACE_SHARE) * schedule.slotMs
-    ) {
-      return undefined;
-    }
+    if (voters > 1 && tip.slot < slot - 1 && nowMs < this.previousBlockWaitEndsAt(slot)) return undefined;
     if (this.head().hash !== tip.hash) return undefined;
     if (this.highestKnown() - tip.height >= this.options.behindLimit) return undefined;
     return { slot, parent: tip, buildEndsAtMs };
+  }
+
+  /**
+   * When the leader of `slot` stops waiting for the previous slot's block ({@link PREVIOUS_BLOCK_GRACE_SHARE}
+   * into its slot): a producer that found no turn at the slot's start looks again then.
+   */
+  previousBlockWaitEndsAt(slot: number): number {
+    const { schedule } = this.options;
+    return schedule.startMs + (slot + PREVIOUS_BLOCK_GRACE_SHARE) * schedule.slotMs;
   }
 
   /** Whether `nowMs` is within this node's own slot and its build share (whatever its chain holds). */

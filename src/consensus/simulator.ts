@@ -14,7 +14,6 @@ import {
   type Hash,
   type Vote,
   leaderOfSlot,
-  PREVIOUS_BLOCK_GRACE_SHARE,
 } from './consensus-core';
 
 // ------------------------------------------------------------------------------------------- options
@@ -838,8 +837,8 @@ class World {
       if (leaderOfSlot(next, nodes) === node.id) {
         this.timer(node, localStart - this.localNow(node), () => this.tryProduce(node));
         // Looked at again once the wait for the previous slot's block is over, as the node's producer does.
-        const graceEnds = localStart + PREVIOUS_BLOCK_GRACE_SHARE * slotMs;
-        this.timer(node, graceEnds - this.localNow(node), () => this.tryProduce(node));
+        const waitEnds = node.core.previousBlockWaitEndsAt(next);
+        this.timer(node, waitEnds - this.localNow(node), () => this.tryProduce(node));
       }
       if (next % resendEverySlots === 0) {
         this.timer(node, localStart + phase - this.localNow(node), () => this.sendStatus(node));
