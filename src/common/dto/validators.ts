@@ -168,6 +168,13 @@ export const ReadsWith = (name: string, read: (value: unknown) => unknown) =>
  */
 export const PARAMS_CAN_NOT_BE_EMPTY = 'params can not be empty';
 
+/** A rule that refuses what `isEmpty` calls empty with {@link PARAMS_CAN_NOT_BE_EMPTY}. */
+const refusedWhenEmpty = (name: string, isEmpty: (value: unknown) => boolean) =>
+  ValidateBy(
+    { name, validator: { validate: (value) => !isEmpty(value) } },
+    { message: PARAMS_CAN_NOT_BE_EMPTY },
+  );
+
 /**
  * The value must be there and not empty text: absent, null (a required argument's zero value) and `""`
  * are refused with {@link PARAMS_CAN_NOT_BE_EMPTY}. It runs in its place among the field's checks: nearest
@@ -176,20 +183,11 @@ export const PARAMS_CAN_NOT_BE_EMPTY = 'params can not be empty';
  * its handler finds it empty.
  */
 export const NotEmptyParams = () =>
-  ValidateBy(
-    {
-      name: 'notEmptyParams',
-      validator: { validate: (value) => value !== undefined && value !== null && value !== '' },
-    },
-    { message: PARAMS_CAN_NOT_BE_EMPTY },
-  );
+  refusedWhenEmpty('notEmptyParams', (value) => value === undefined || value === null || value === '');
 
 /**
  * {@link NotEmptyParams} for a value Go reads into a pointer (with `AbsentAsNil`): only absent and null
  * are empty; an empty text is a value, for the field's own checks.
  */
 export const NotNilParams = () =>
-  ValidateBy(
-    { name: 'notNilParams', validator: { validate: (value) => value !== undefined && value !== null } },
-    { message: PARAMS_CAN_NOT_BE_EMPTY },
-  );
+  refusedWhenEmpty('notNilParams', (value) => value === undefined || value === null);
