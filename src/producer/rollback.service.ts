@@ -146,6 +146,8 @@ export class ChainRollback {
     );
     const known = new Map(rows.map((row) => [asBuffer(row.hash).toString('hex'), row]));
     const requeued: Buffer[] = [];
+    // Their wait here begins again: the earlier one ended in the block taken back.
+    const queuedAt = String(Date.now());
     for (const [index, tx] of transactions.entries()) {
       const row = known.get(tx.hash.toString('hex'));
       if (!row) continue;
@@ -161,8 +163,7 @@ export class ChainRollback {
           row.time,
           row.type,
           row.wallet_id,
-          // Its wait here begins again: its earlier one ended in the block taken back.
-          String(Date.now()),
+          queuedAt,
         ],
       );
       requeued.push(bytes);
