@@ -3,6 +3,7 @@ import { NodeIdentity } from '../../src/chain/node-identity.service';
 import { DatabaseService } from '../../src/database/database.service';
 import { IbaxClient, buildCoinTransfer } from '../../src/sdk';
 import { useTestNode, type TestNode } from '../support/node';
+import { until } from '../support/wire';
 
 const running = useTestNode({ env: { BLOCK_SLOT_MS: '200' } });
 let node: TestNode;
@@ -17,6 +18,15 @@ const NOT_STATE = new Set([
   'migrations',
   'migration_history',
 ]);
+
+/** Waits (a few seconds at most) until the node's final block is at least `id`. */
+function finalReaches(id: number): Promise<void> {
+  return until(
+    `block ${id} is final`,
+    async () => (await node.client.rpc<number>('ibax.finalizedBlockId')) >= id,
+    10_000,
+  );
+}
 
 /** Every row of every state table, as text, in a stable order. */
 async function snapshot(): Promise<Record<string, string[]>> {
@@ -88,7 +98,9 @@ it('takes the last 3 blocks back to the exact previous state, and production goe
   expect(after).toBe(height + 3);
   expect((await founder.get('/api/v2/contract/AddNote')).status).toBe(200);
 
-  // On a node alone every block is final once written: taking one back is the operator's explicit decision.
+  // On a node alone every block becomes final once written (the finality service follows the chain's events,
+  // so a moment after the block): taking one back is the operator's explicit decision.
+  await finalReaches(height + 3);
   expect(await node.client.rpc('ibax.finalizedBlockId')).toBe(height + 3);
   expect(await node.client.rpc('chain.finalizedBlockId')).toBe(height + 3);
   const refused = await node.client.rpcRaw({
@@ -121,6 +133,7 @@ it('takes the last 3 blocks back to the exact previous state, and production goe
     Conditions: 'true',
   });
   expect(next.status.blockid).toBe(String(height + 1));
+  await finalReaches(height + 1);
   expect(await node.client.rpc('ibax.finalizedBlockId')).toBe(height + 1);
   const previous = await node.client.get(`/api/v2/block/${height}`);
   const detailed = await node.client.rpc('ibax.detailedBlock', [String(height + 1)]);

@@ -4,7 +4,9 @@ import { expect } from 'vitest';
 import { IbaxClient } from '../../src/sdk';
 import { freePort, killChildNode, startChildNode, type ChildNode } from './child-node';
 import { createTestDatabase, newDataDir, type TestDatabase } from './node';
-import { sleep } from './wire';
+import { until } from './wire';
+
+export { until };
 
 /**
  * Honor nodes on localhost for the network suites: each a real process on its own database (PostgreSQL
@@ -37,14 +39,6 @@ export function rpc<T = any>(member: Member, method: string, params: unknown[] =
 
 export async function height(member: Member): Promise<number> {
   return Number((await member.client.get('/api/v2/maxblockid')).body.max_block_id);
-}
-
-export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(200);
-  }
 }
 
 /** The hashes of blocks 1…n as a node serves them. */

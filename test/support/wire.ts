@@ -47,6 +47,15 @@ export function unsignedToken(claims: Record<string, unknown>): string {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `check` every 200 ms until it holds; throws naming `what` once `timeoutMs` has passed. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(200);
+  }
+}
+
 /** `ecosystemInfo`'s wire shape (json-rpc.md), checked by more than one suite. */
 export const ECOSYSTEM_INFO: Record<string, WireType> = {
   id: 'number',
