@@ -283,6 +283,23 @@ export class Finality implements OnApplicationBootstrap {
     });
   }
 
+  /**
+   * A peer sent a bad block (`block`: its hash, when its producer's signature held): the core decides whom
+   * to ban, and never takes that block again.
+   */
+  refused(refusal: { sourceKey: string; reason: string; block?: string }): Promise<void> {
+    return this.serially(async () => {
+      if (!this.core) return;
+      await this.carryOut(
+        this.core.refused({
+          source: this.voterOf(refusal.sourceKey),
+          reason: refusal.reason,
+          block: refusal.block?.toLowerCase(),
+        }),
+      );
+    });
+  }
+
   /** The signed votes recorded here at heights from `from` on, for a peer that missed them. */
   async votesFrom(from: bigint): Promise<SignedVote[]> {
     const rows = await this.db.query<{ block_id: string; voter: unknown; hash: unknown; signature: unknown }>(

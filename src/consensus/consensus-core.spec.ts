@@ -119,4 +119,29 @@ describe('ConsensusCore', () => {
     next.applied(block(GENESIS, 'a', 2, 2));
     expect(next.mayProduce(3_010)).toMatchObject({ slot: 3, parent: { hash: 'a' } });
   });
+  it('bans whoever sent a refused block, its producer too when it signed it, and never takes it again', () => {
+    const node = core(0);
+    const a = block(GENESIS, 'a', 1);
+    const b = block(a, 'b', 2);
+    node.learned([a, b], 3);
+    const bans = (actions: ConsensusAction[]) =>
+      actions.flatMap((action) => (action.kind === 'ban' ? [action.peer] : []));
+    // Signed by its producer (node 1) and passed on by node 3: both answer for it.
+    expect(bans(node.refused({ source: 3, reason: 'runs otherwise here', block: 'a' }))).toEqual([3, 1]);
+    expect(node.header('a')).toBeUndefined();
+    expect(node.header('b')).toBeUndefined();
+    expect(node.isBad('b')).toBe(true);
+    // Learned again, or on top of it, or voted for: never taken or fetched.
+    const c = block(b, 'c', 3);
+    const again = node.learned([a, b, c], 2);
+    expect(node.header('c')).toBeUndefined();
+    expect(again.filter((action) => action.kind === 'fetch')).toEqual([]);
+    expect(
+      node.received([{ voter: 2, height: 1, hash: 'a' }], 2).filter((action) => action.kind === 'fetch'),
+    ).toEqual([]);
+    // Not signed by its producer (or not decoded): only the sender; never this node itself.
+    expect(bans(node.refused({ source: 4, reason: 'bad signature' }))).toEqual([4]);
+    expect(bans(node.refused({ source: 0, reason: 'own' }))).toEqual([]);
+    expect(bans(node.refused({ source: -1, reason: 'a follower' }))).toEqual([]);
+  });
 });

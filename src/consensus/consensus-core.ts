@@ -78,8 +78,28 @@ export type ConsensusAction =
   | { kind: 'switch'; commonHeight: number; path: Hash[]; source?: number }
   /** A header referred to by a vote or a chain is unknown here: ask `source` for it. */
   | { kind: 'fetch'; hash: Hash; source: number }
-  /** `peer` sent something no honest node sends (two different votes at one height). */
+  /**
+   * `peer` sent or made something no honest node sends (two different votes at one height, a block that
+   * fails its checks): stop listening to it for a while.
+   */
   | { kind: 'ban'; peer: number; reason: string };
+
+/** Why {@link ConsensusCore.headerProblem} will not take a header. */
+export interface HeaderProblem {
+  kind: 'not-leader' | 'not-after-parent' | 'ahead' | 'below-final';
+  reason: string;
+}
+
+/**
+ * What a driver found wrong with something a peer sent, for {@link ConsensusCore.refused}. `block` names
+ * the block when its producer's signature over it held: the producer made it and answers for it too.
+ */
+export interface Refusal {
+  /** The voter it came from, or -1 (a follower, or a peer this node cannot place). */
+  source: number;
+  reason: string;
+  block?: Hash;
+}
 
 /**
  * The share of its slot a leader waits, at the start, for the previous slot's block when its chain does not
@@ -164,6 +184,11 @@ export class ConsensusCore {
    * node that voted along a branch that lost to a final block could never vote again.
    */
   private readonly abandoned = new Set<Hash>();
+  /**
+   * Blocks found bad here (and blocks learned on top of one): never fetched, taken or chosen again. Kept in
+   * memory only: after a restart a bad block is refused again when met, and its makers banned again.
+   */
+  private readonly bad = new Set<Hash>();
 
   constructor(
     readonly options: ConsensusOptions,
@@ -234,7 +259,7 @@ export class ConsensusCore {
   learned(headers: readonly BlockHeader[], source: number): ConsensusAction[] {
     const actions: ConsensusAction[] = [];
     for (const header of headers) {
-      if (header.height <= this.finalHeader.height) continue;
+      if (header.height <= this.finalHeader.height || this.isBad(header.hash, header.parent)) continue;
       if (!this.headers.has(header.hash)) {
         this.addHeader(header);
         this.heardFrom.set(header.hash, source);
@@ -276,9 +301,49 @@ export class ConsensusCore {
    * vote or a chain naming it again brings it back), so the fork choice does not wait for it.
    */
   unavailable(hash: Hash): ConsensusAction[] {
+    this.forget(hash);
+    return this.decide();
+  }
+
+  /**
+   * A peer sent something that failed the driver's checks (a block that does not decode, is not signed by
+   * its producer, is not its producer's to make, or does not run as it says): who is banned is decided
+   * here. The source always is; when the producer's signature held, the producer too, and the block is
+   * bad for good — it and every block learned on top of it are forgotten and never taken again.
+   */
+  refused(refusal: Refusal): ConsensusAction[] {
+    const { self } = this.options;
+    const actions: ConsensusAction[] = [];
+    const ban = (peer: number) => {
+      if (
+        peer >= 0 &&
+        peer !== self &&
+        !actions.some((action) => action.kind === 'ban' && action.peer === peer)
+      ) {
+        actions.push({ kind: 'ban', peer, reason: refusal.reason });
+      }
+    };
+    ban(refusal.source);
+    if (refusal.block !== undefined) {
+      const header = this.headers.get(refusal.block);
+      if (header) ban(header.producer);
+      this.bad.add(refusal.block);
+      this.forget(refusal.block);
+    }
+    actions.push(...this.decide());
+    return actions;
+  }
+
+  /** Whether block `hash` was found bad here, or lies on one (`parent` given: it is marked bad too, then). */
+  isBad(hash: Hash, parent?: Hash): boolean {
+    if (parent !== undefined && this.bad.has(parent)) this.bad.add(hash);
+    return this.bad.has(hash);
+  }
+
+  /** Drops `hash` and what was learned on top of it, unless it is on this node's chain or final. */
+  private forget(hash: Hash): void {
     const header = this.headers.get(hash);
-    if (!header || this.chainAt(header.height) === hash || header.height <= this.finalHeader.height)
-      return [];
+    if (!header || this.chainAt(header.height) === hash || header.height <= this.finalHeader.height) return;
     const queue = [hash];
     while (queue.length > 0) {
       const next = queue.pop()!;
@@ -290,8 +355,8 @@ export class ConsensusCore {
       this.children.delete(next);
       this.heardFrom.delete(next);
       this.requested.delete(next);
+      if (this.bad.has(hash)) this.bad.add(next);
     }
-    return this.decide();
   }
 
   /** Votes a peer sent (its own, or ones it passed on). */
@@ -397,21 +462,30 @@ export class ConsensusCore {
 
   /**
    * Whether a received header may be taken, apart from running its block: its producer led its slot, the
-   * slot comes after its parent's and is not ahead of this node's clock (plus `toleranceMs`).
+   * slot comes after its parent's and is not ahead of this node's clock (plus `toleranceMs`). The first two
+   * are faults no honest node makes; the last two may be a clock or a late message.
    */
-  headerProblem(header: BlockHeader, nowMs: number, toleranceMs: number): string | undefined {
+  headerProblem(header: BlockHeader, nowMs: number, toleranceMs: number): HeaderProblem | undefined {
     const { voters, schedule } = this.options;
     if (leaderOfSlot(header.slot, voters) !== header.producer) {
-      return `node ${header.producer} is not the leader of slot ${header.slot}`;
+      return {
+        kind: 'not-leader',
+        reason: `node ${header.producer} is not the leader of slot ${header.slot}`,
+      };
     }
     if (header.slot > slotAt(schedule, nowMs + toleranceMs))
-      return `slot ${header.slot} is ahead of our clock`;
+      return { kind: 'ahead', reason: `slot ${header.slot} is ahead of our clock` };
     const parent = this.headers.get(header.parent);
     // A leader may make several blocks in its slot, one after another.
     if (parent && (parent.height + 1 !== header.height || parent.slot > header.slot)) {
-      return `block ${header.height} does not follow its parent's height and slot`;
+      return {
+        kind: 'not-after-parent',
+        reason: `block ${header.height} does not follow its parent's height and slot`,
+      };
     }
-    if (header.height <= this.finalHeader.height) return `block ${header.height} is below the final block`;
+    if (header.height <= this.finalHeader.height) {
+      return { kind: 'below-final', reason: `block ${header.height} is below the final block` };
+    }
     return undefined;
   }
 
@@ -677,7 +751,7 @@ export class ConsensusCore {
   }
 
   private fetchOnce(hash: Hash, source: number): ConsensusAction[] {
-    if (this.requested.has(hash)) return [];
+    if (this.requested.has(hash) || this.bad.has(hash)) return [];
     this.requested.add(hash);
     return [{ kind: 'fetch', hash, source }];
   }

@@ -288,7 +288,6 @@ class SimNode {
   readonly inflight = new Map<Hash, { asked: Set<number>; attempt: number }>();
   readonly banned = new Map<number, number>();
   readonly unavailableUntil = new Map<Hash, number>();
-  readonly bad = new Set<Hash>();
   readonly retries = new Set<Hash>();
   restartedAtMs?: number;
   catchUpTarget = 0;
@@ -656,12 +655,9 @@ class World {
     }
     const duplicate = block.txs.some((tx) => node.txHeight.has(tx));
     if (!block.valid || duplicate) {
-      node.bad.add(block.header.hash);
-      node.banned.set(block.header.producer, this.now + BAN_MS);
-      if (node.honest && this.nodes[block.header.producer].honest) {
-        this.fail('honest node banned', `node ${node.id} found block ${block.header.hash} invalid`);
-      }
-      this.carry(node, core.unavailable(block.header.hash));
+      const reason = `block ${block.header.hash} ${duplicate ? 'holds a transaction already mined' : 'is invalid'}`;
+      // Blocks go out from their producer only; whoever sent it, its producer made it.
+      this.carry(node, core.refused({ source: block.header.producer, reason, block: block.header.hash }));
       return;
     }
     this.applyBlock(node, block);
@@ -706,8 +702,8 @@ class World {
     if (fresh.length === 0) return;
     for (const header of fresh) {
       const problem = node.core.headerProblem(header, this.localNow(node), HEADER_TOLERANCE_MS);
-      if (problem && problem.includes('not the leader')) {
-        node.banned.set(from, this.now + BAN_MS);
+      if (problem?.kind === 'not-leader') {
+        this.carry(node, node.core.refused({ source: from, reason: problem.reason }));
         return;
       }
       if (problem) return;
@@ -716,13 +712,12 @@ class World {
   }
 
   suppressed(node: SimNode, hash: Hash): boolean {
-    return node.bad.has(hash) || (node.unavailableUntil.get(hash) ?? -1) > this.now;
+    return node.core.isBad(hash) || (node.unavailableUntil.get(hash) ?? -1) > this.now;
   }
 
   /** A block on top of an invalid one is invalid too, as the real node rejects it: never fetched. */
   onBad(node: SimNode, header: BlockHeader): boolean {
-    if (node.bad.has(header.parent)) node.bad.add(header.hash);
-    return node.bad.has(header.hash);
+    return node.core.isBad(header.hash, header.parent);
   }
 
   receiveBlock(node: SimNode, block: SimBlock, from: number, ancestors: BlockHeader[]): void {
@@ -731,9 +726,9 @@ class World {
     if (this.onBad(node, block.header) || this.suppressed(node, hash)) return;
     if (node.store.has(hash) && node.core.header(hash)) return;
     const problem = node.core.headerProblem(block.header, this.localNow(node), HEADER_TOLERANCE_MS);
-    if (problem && !problem.includes('below the final')) {
-      if (problem.includes('not the leader') || problem.includes('does not follow')) {
-        node.banned.set(from, this.now + BAN_MS);
+    if (problem && problem.kind !== 'below-final') {
+      if (problem.kind === 'not-leader' || problem.kind === 'not-after-parent') {
+        this.carry(node, node.core.refused({ source: from, reason: problem.reason }));
       }
       return;
     }
@@ -747,7 +742,7 @@ class World {
 
   requestBlock(node: SimNode, hash: Hash, source: number | undefined): void {
     if (node.store.has(hash) && node.core.header(hash)) return;
-    if (node.bad.has(hash)) return;
+    if (node.core.isBad(hash)) return;
     const until = node.unavailableUntil.get(hash) ?? -1;
     if (until > this.now) {
       // The core asked for it: it will not ask again by itself, so the driver asks once the pause ends.
@@ -795,7 +790,7 @@ class World {
   serveFetch(node: SimNode, from: number, hash: Hash, knownHeight: number): void {
     const block = this.blocks.get(hash);
     const withheld = node.role === 'withhold' && block?.header.producer === node.id;
-    if (!block || !node.store.has(hash) || withheld || node.bad.has(hash)) {
+    if (!block || !node.store.has(hash) || withheld || node.core.isBad(hash)) {
       this.send(node, from, { kind: 'fetched', hash, ancestors: [] });
       return;
     }

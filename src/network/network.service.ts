@@ -324,7 +324,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
         if (!peer) throw new Error('no reachable peer holds it');
         await this.lock.whileBehind(() => this.switchTo(peer, action.commonHeight, action.path));
       } catch (error) {
-        if (peer && error instanceof RefusedBlock && error.bad) await this.banLocally(peer, error);
+        if (peer && error instanceof RefusedBlock && error.bad) await this.refusedFrom(peer, error);
         else this.logger.debug(`following ${target}: ${(error as Error).message}`);
         // The fork choice must not wait for a block this node cannot have: it is learned again from a
         // peer's chain once one serves it. A block that only met a moved chain here is tried again at the
@@ -428,11 +428,6 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     return blocks;
   }
 
-  /**
-   * A peer that sent a bad block is not listened to for `local_node_ban_time` seconds, and the block is
-   * reported on chain (NewBadBlock, in this node's name): CheckNodesBan bans a node for everyone once a
-   * majority of the nodes reported it often enough (formats.md §5.5).
-   */
   /** Listens no more to `key` for `local_node_ban_time` seconds; returns them. */
   private async ban(key: string): Promise<number> {
     const value = Number((await this.parameters.get('local_node_ban_time')) ?? 60);
@@ -441,14 +436,27 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     return seconds;
   }
 
-  private async banLocally(peer: Peer, refused: RefusedBlock): Promise<void> {
+  /**
+   * A peer sent a bad block. The consensus core decides whom that bans (the sender, and the producer once
+   * its signature held; {@link carryOut} carries it out). A block its producer signed is reported on chain
+   * (NewBadBlock, in this node's name): CheckNodesBan bans a node for everyone once a majority of the
+   * nodes reported it often enough (formats.md §5.5).
+   */
+  private async refusedFrom(peer: Peer, refused: RefusedBlock): Promise<void> {
     if (!peer.key) return;
-    const seconds = await this.ban(peer.key);
     this.metrics.badBlockRefused();
-    this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
-    // Reports count only from honor nodes (CheckNodesBan); a follower keeps its ban to itself.
-    if (refused.block && this.producer.isHonorNode) {
-      await this.reportBadBlock(peer.key, refused.block, refused.message);
+    this.logger.warn(`refused a block from ${peer.url}: ${refused.message}`);
+    const signed = refused.block?.signed ? refused.block : undefined;
+    if (this.finality.voterOf(peer.key) < 0) {
+      // A peer outside consensus (a follower) is no voter the core can ban: it is not listened to here.
+      const seconds = await this.ban(peer.key);
+      this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
+    }
+    await this.finality.refused({ sourceKey: peer.key, reason: refused.message, block: signed?.hash });
+    // Reports count only from honor nodes (CheckNodesBan); a follower keeps its bans to itself.
+    const producerKey = signed ? this.finality.voterKey(signed.position) : undefined;
+    if (signed && producerKey && this.producer.isHonorNode) {
+      await this.reportBadBlock(producerKey, signed, refused.message);
     }
   }
 

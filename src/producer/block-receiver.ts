@@ -37,12 +37,17 @@ import { rollbacksHash } from './rollbacks-hash';
 const CLOCK_TOLERANCE_S = 2n;
 
 /**
- * A block this node does not take. `bad`: the block itself is wrong (its producer is at fault, and is
- * banned for a while); otherwise it only does not follow this node's tip (a fork, or blocks missing).
+ * A block this node does not take. `bad`: the block itself is wrong (whoever sent it is at fault, and its
+ * producer too once its signature held: the consensus core decides whom to ban); otherwise it only does
+ * not follow this node's tip (a fork, or blocks missing).
  */
 export class RefusedBlock extends Error {
-  /** The block's id and time (Unix seconds), when its header could be read. */
-  block?: { id: bigint; time: bigint };
+  /**
+   * What its header says, when it could be read: id, time (Unix seconds), hash (hex), and the producer's
+   * position. `signed`: its hashes and its producer's signature held, so the producer made exactly this
+   * block and answers for what is wrong with it.
+   */
+  block?: { id: bigint; time: bigint; hash: string; position: number; signed: boolean };
 
   constructor(
     message: string,
@@ -106,6 +111,7 @@ export class BlockReceiver {
     const { header } = block;
     let changedPlatformParameters = false;
     let applied: AppliedBlock;
+    let signed = false;
     try {
       // Checked before the block's database transaction opens, so that transaction stays short. The chain
       // lock keeps the tip still.
@@ -113,10 +119,13 @@ export class BlockReceiver {
       if (header.blockId !== tip.id + 1n || !bytesEqual(block.prevHeader.blockHash, tip.hash)) {
         throw new RefusedBlock(`block ${header.blockId} does not follow block ${tip.id} here`, false);
       }
+      // The signature first: what fails after it, its producer signed.
+      const slots = await this.checkSignature(this.db, block);
+      signed = true;
       if (!bytesEqual(block.prevHeader.rollbacksHash, tip.rollbacksHash)) {
         throw new RefusedBlock(`block ${header.blockId}: the previous rollbacks hash is not ours`, true);
       }
-      await this.checkHeader(this.db, block, tip.time);
+      this.checkHeader(block, tip.time, slots);
       try {
         await checkTx(block.txs, Number(header.timestamp) * 1000);
       } catch (error) {
@@ -139,7 +148,13 @@ export class BlockReceiver {
         error instanceof RefusedBlock
           ? error
           : new RefusedBlock(`block ${header.blockId}: ${(error as Error).message}`, true);
-      refused.block = { id: header.blockId, time: header.timestamp };
+      refused.block = {
+        id: header.blockId,
+        time: header.timestamp,
+        hash: hexOf(header.blockHash),
+        position: Number(header.nodePosition),
+        signed,
+      };
       throw refused;
     }
     this.events.publish({ kind: 'block', height: applied.id });
@@ -155,30 +170,18 @@ export class BlockReceiver {
     return applied;
   }
 
-  private async checkHeader(sql: Sql, block: ParsedBlock, tipTime: bigint): Promise<void> {
+  /**
+   * The block's hashes (merkle root and block hash recomputed) and its signature by the active honor node at
+   * its position: once they hold, its producer made exactly this block. Returns the slot clock of the
+   * honor nodes active at its time, for {@link checkHeader}.
+   */
+  private async checkSignature(sql: Sql, block: ParsedBlock): Promise<SlotClock> {
     const { header } = block;
     const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
-    if (header.networkId !== this.config.networkId) throw refuse(`network ${header.networkId} is not ours`);
-    if (header.version !== BLOCK_VERSION || header.consensusMode !== 1 || header.ecosystemId !== 0n) {
-      throw refuse('version, consensus mode or ecosystem is not the one this network uses');
-    }
-    const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
-    if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
-    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) throw refuse('its time is ahead of ours');
     const values = await this.parameters.values(['honor_nodes', ...SLOT_PARAMETERS], sql);
     const active = activeHonorNodes(parseHonorNodes(values.get('honor_nodes') ?? ''), header.timestamp);
-    const position = Number(header.nodePosition);
-    const producer = active[position];
-    if (!producer) throw refuse(`no active honor node at position ${position}`);
-    const first = await sql.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
-    const clock: SlotClock = {
-      startMs: Number(first?.time ?? 0) * 1000,
-      nodes: active.length,
-      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), active.length),
-    };
-    if (active.length > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
-      throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
-    }
+    const producer = active[Number(header.nodePosition)];
+    if (!producer) throw refuse(`no active honor node at position ${header.nodePosition}`);
     try {
       verifyBlockHashes(block, (data) => this.crypto.hasher.hash(data));
       this.crypto.signer.verify(
@@ -188,6 +191,29 @@ export class BlockReceiver {
       );
     } catch (error) {
       throw refuse((error as Error).message);
+    }
+    const first = await sql.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+    return {
+      startMs: Number(first?.time ?? 0) * 1000,
+      nodes: active.length,
+      slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), active.length),
+    };
+  }
+
+  /** This network's id and block format, a time after the previous block's and not ahead of ours, in its producer's slot. */
+  private checkHeader(block: ParsedBlock, tipTime: bigint, clock: SlotClock): void {
+    const { header } = block;
+    const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
+    if (header.networkId !== this.config.networkId) throw refuse(`network ${header.networkId} is not ours`);
+    if (header.version !== BLOCK_VERSION || header.consensusMode !== 1 || header.ecosystemId !== 0n) {
+      throw refuse('version, consensus mode or ecosystem is not the one this network uses');
+    }
+    const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
+    if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
+    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) throw refuse('its time is ahead of ours');
+    const position = Number(header.nodePosition);
+    if (clock.nodes > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
+      throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
     }
   }
 
