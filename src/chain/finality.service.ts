@@ -76,6 +76,7 @@ export class Finality implements OnApplicationBootstrap {
   private membership = '';
   private queue: Promise<unknown> = Promise.resolve();
   private sink?: FinalityActionSink;
+  private turnListener?: () => void;
   private persistedFinal = 0n;
   /** Votes whose signature was checked here already (height, voter, hash). */
   private readonly seenVotes = new Set<string>();
@@ -115,6 +116,15 @@ export class Finality implements OnApplicationBootstrap {
     if (this.started || !this.enabled) return Promise.resolve();
     this.started = true;
     return this.serially(() => this.follow());
+  }
+
+  /**
+   * `listener` is called when a block applied here opened this node's turn to make one (the previous
+   * slot's block came while its leader waited for it): the producer looks at once instead of at its next
+   * look.
+   */
+  onTurn(listener: () => void): void {
+    this.turnListener = listener;
   }
 
   /** The network service takes the actions that need peers. */
@@ -180,8 +190,7 @@ export class Finality implements OnApplicationBootstrap {
     const core = this.core;
     const slotMs = this.schedule?.slotMs ?? 1_000;
     if (!core || core.options.self < 0) return nowMs + slotMs;
-    const next = core.nextOwnSlotStart(nowMs);
-    return core.inOwnBuildShare(nowMs) ? Math.min(next, nowMs + Math.max(50, slotMs / 4)) : next;
+    return core.nextLookAt(nowMs, Math.max(50, slotMs / 4));
   }
 
   /** Whether a block this node stamps with `timeSeconds` lies in its own slot, as its peers will check. */
@@ -377,6 +386,7 @@ export class Finality implements OnApplicationBootstrap {
     }
     await this.carryOut(actions);
     await this.countConfirmations(taken);
+    if (this.turnListener && core.mayProduce(Date.now())) this.turnListener();
   }
 
   private async rebuild(): Promise<void> {

@@ -107,12 +107,17 @@ describe('ConsensusCore', () => {
     expect(node.mayProduce(2_500)).toBeUndefined();
     expect(node.inOwnBuildShare(2_500)).toBe(false);
     expect(node.nextOwnSlotStart(2_100)).toBe(7_000);
+    // Looking again: when the wait for slot 1's block ends, then every poll within the share, then next slot.
+    expect(node.nextLookAt(2_100, 100)).toBe(2_250);
+    expect(node.nextLookAt(2_300, 100)).toBe(2_400);
+    expect(node.nextLookAt(2_600, 100)).toBe(7_000);
     // A block's time is whole seconds: one stamped within slot 7 passes its peers' check, one in slot 8 not.
     expect(node.stampsOwnSlot(7_000)).toBe(true);
     expect(node.stampsOwnSlot(8_000)).toBe(false);
     // A follower leads nothing; a lone voter builds back to back with no share's end.
     expect(core(-1).mayProduce(2_100)).toBeUndefined();
     expect(core(-1).nextOwnSlotStart(2_100)).toBe(Number.POSITIVE_INFINITY);
+    expect(core(-1).nextLookAt(2_100, 100)).toBe(Number.POSITIVE_INFINITY);
     expect(core(0, 1).mayProduce(2_900)).toMatchObject({ slot: 2, buildEndsAtMs: Number.POSITIVE_INFINITY });
     // With the previous slot's block on its chain, a leader builds at once.
     const next = core(3);

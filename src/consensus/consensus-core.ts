@@ -435,6 +435,18 @@ export class ConsensusCore {
     return self >= 0 && leaderOfSlot(slot, voters) === self && nowMs < this.buildEndsAt(slot);
   }
 
+  /**
+   * When a producer that found no turn at `nowMs` looks again (besides when a block is applied here or
+   * transactions come): within its own build share, when the wait for the previous slot's block ends if it
+   * is waiting for it, else after `pollMs` (the chain may catch up); otherwise at its next slot.
+   */
+  nextLookAt(nowMs: number, pollMs: number): number {
+    const next = this.nextOwnSlotStart(nowMs);
+    if (!this.inOwnBuildShare(nowMs)) return next;
+    const waitEnds = this.previousBlockWaitEndsAt(slotAt(this.options.schedule, nowMs));
+    return Math.min(next, nowMs < waitEnds ? waitEnds : nowMs + pollMs);
+  }
+
   /** When this node's next slot starts after `nowMs`; never for a follower. */
   nextOwnSlotStart(nowMs: number): number {
     const { self, voters, schedule } = this.options;

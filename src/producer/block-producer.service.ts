@@ -99,6 +99,8 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.blockProducer || this.config.nodeMode === 'clb') return;
+    // The previous slot's block, taken while this node waited for it, opens the turn: look at once.
+    this.finality.onTurn(() => this.requestBlock());
     await this.tryTakeLock();
     this.schedule(0);
   }
