@@ -77,8 +77,8 @@ function dtoDocs(dto: DtoClass): Pick<RouteDoc, 'path' | 'form'> {
   const form: Record<string, FieldDoc> = {};
   for (const field of dtoFields(dto)) {
     const doc = { description: field.description, schema: fieldSchema(field), required: !field.optional };
-    if (field.inPath) path[field.name] = doc;
-    else form[field.name] = doc;
+    if (field.inPath) path[field.wireName.form] = doc;
+    else form[field.wireName.form] = doc;
   }
   return { path, form };
 }

@@ -1,4 +1,10 @@
-import { dtoFields, type DtoClass, type DtoField, type FieldKind } from '../common/dto/dto-fields';
+import {
+  dtoFields,
+  type Binding,
+  type DtoClass,
+  type DtoField,
+  type FieldKind,
+} from '../common/dto/dto-fields';
 import type { JsonSchema } from './schema';
 
 /** A DTO field's JSON Schema: its kind's, narrowed by its constraints (lengths, ranges, allowed values). */
@@ -44,15 +50,18 @@ const KIND_SCHEMAS: Record<FieldKind, JsonSchema> = {
   json: {},
 };
 
-/** A DTO as one object's schema: its fields as members, the ones not optional required. */
-export function dtoObjectSchema(dto: DtoClass, description?: string): JsonSchema {
+/** A DTO as one object's schema: its fields as members (named as `binding` names them), the ones not optional required. */
+export function dtoObjectSchema(dto: DtoClass, binding: Binding, description?: string): JsonSchema {
   const fields = dtoFields(dto);
   return {
     type: 'object',
     ...(description ? { description } : {}),
     properties: Object.fromEntries(
-      fields.map((field) => [field.name, { ...fieldSchema(field), description: field.description }]),
+      fields.map((field) => [
+        field.wireName[binding],
+        { ...fieldSchema(field), description: field.description },
+      ]),
     ),
-    required: fields.filter((field) => !field.optional).map((field) => field.name),
+    required: fields.filter((field) => !field.optional).map((field) => field.wireName[binding]),
   };
 }

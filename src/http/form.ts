@@ -110,7 +110,15 @@ const TEXT_READERS: Record<FieldKind, ((text: string) => unknown) | undefined> =
 };
 
 interface FormPlan {
-  fields: { name: string; inPath: boolean; firstOfRepeated: boolean; read: (text: string) => unknown }[];
+  fields: {
+    /** The DTO property the value goes to. */
+    property: string;
+    /** Its name in the form or path. */
+    name: string;
+    inPath: boolean;
+    firstOfRepeated: boolean;
+    read: (text: string) => unknown;
+  }[];
   hasForm: boolean;
   validator: DtoValidator;
 }
@@ -124,9 +132,15 @@ function formPlan(dto: DtoClass): FormPlan {
   const fields = dtoFields(dto).map((field) => {
     const read = TEXT_READERS[field.kind];
     if (!read) throw new Error(`${dto.name}.${field.name}: a ${field.kind} cannot be sent in a form`);
-    return { name: field.name, inPath: field.inPath, firstOfRepeated: field.firstOfRepeated, read };
+    return {
+      property: field.name,
+      name: field.wireName.form,
+      inPath: field.inPath,
+      firstOfRepeated: field.firstOfRepeated,
+      read,
+    };
   });
-  plan = { fields, hasForm: fields.some((field) => !field.inPath), validator: dtoValidator(dto) };
+  plan = { fields, hasForm: fields.some((field) => !field.inPath), validator: dtoValidator(dto, 'form') };
   plans.set(dto, plan);
   return plan;
 }
@@ -152,7 +166,7 @@ export function readForm<T extends object>(dto: DtoClass<T>, req: ApiRequest): T
         : form!.last(field.name);
     if (text === undefined || text === '') continue;
     try {
-      input[field.name] = field.read(text);
+      input[field.property] = field.read(text);
     } catch (error) {
       if (failures.length === 0 && (error as Error).message)
         details = `. Details: ${(error as Error).message}`;

@@ -19,12 +19,12 @@ function dtoParams(dto: DtoClass, singleObject: boolean) {
         name: 'params',
         description: 'one object with these members',
         required: fields.some((field) => !field.optional),
-        schema: dtoObjectSchema(dto),
+        schema: dtoObjectSchema(dto, 'rpc'),
       },
     ];
   }
   return fields.map((field) => ({
-    name: field.name,
+    name: field.wireName.rpc,
     description: field.description,
     required: !field.optional,
     schema: fieldSchema(field),

@@ -107,7 +107,10 @@ export class NoParams {}
 
 interface ParamsPlan {
   fields: {
+    /** The DTO property the value goes to. */
     name: string;
+    /** Its JSON-RPC name (a member of a one-object call, a named parameter). */
+    wireName: string;
     lowerName: string;
     /** Absent or null, the argument is left unset (an optional one, or one read as Go's nil pointer). */
     mayBeAbsent: boolean;
@@ -126,7 +129,8 @@ export function paramsPlan(dto: DtoClass): ParamsPlan {
   if (plan) return plan;
   const fields = dtoFields(dto).map((field) => ({
     name: field.name,
-    lowerName: field.name.toLowerCase(),
+    wireName: field.wireName.rpc,
+    lowerName: field.wireName.rpc.toLowerCase(),
     mayBeAbsent: field.optional || field.absentAsNil,
     read: JSON_READERS[field.kind],
     zero: ZERO_OF_KIND[field.kind],
@@ -134,7 +138,7 @@ export function paramsPlan(dto: DtoClass): ParamsPlan {
   plan = {
     fields,
     byLowerName: new Map(fields.map((field, index) => [field.lowerName, index])),
-    validator: dtoValidator(dto),
+    validator: dtoValidator(dto, 'rpc'),
   };
   plans.set(dto, plan);
   return plan;
@@ -184,12 +188,12 @@ function readMembers(
 ) {
   if (!object) return;
   for (const field of plan.fields) {
-    const raw = member(object, field.name);
+    const raw = member(object, field.wireName);
     if (raw === undefined || raw === null) continue;
     try {
       input[field.name] = field.read(raw);
     } catch (error) {
-      throw RpcError.invalidParams(`invalid argument 1: ${field.name}: ${(error as Error).message}`);
+      throw RpcError.invalidParams(`invalid argument 1: ${field.wireName}: ${(error as Error).message}`);
     }
   }
 }

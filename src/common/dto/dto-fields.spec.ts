@@ -13,7 +13,15 @@ import {
 } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Describe, dtoFailures, dtoFields, dtoValidator, type DtoClass, type FieldKind } from './dto-fields';
+import {
+  Describe,
+  dtoFailures,
+  dtoFields,
+  dtoValidator,
+  WireNames,
+  type DtoClass,
+  type FieldKind,
+} from './dto-fields';
 import {
   IsHexBytes,
   IsInt32,
@@ -208,6 +216,38 @@ describe('the compiled DTO validator', () => {
       property: 'name',
       constraint: 'maxLength',
       message: 'name must be shorter than or equal to 5 characters',
+    });
+  });
+
+  it('names a field as each binding names it (WireNames), the property elsewhere', () => {
+    class Named {
+      @MaxLength(2)
+      @IsString()
+      @WireNames({ form: 'pubkey', rpc: 'public_key' })
+      @Describe('a key')
+      publicKey!: string;
+
+      @IsOptional()
+      @IsString()
+      @WireNames({ rpc: 'ecosystem_id' })
+      @Describe('an ecosystem')
+      ecosystem?: string;
+    }
+    expect(dtoFields(Named).map((field) => [field.name, field.wireName])).toEqual([
+      ['publicKey', { form: 'pubkey', rpc: 'public_key' }],
+      ['ecosystem', { form: 'ecosystem', rpc: 'ecosystem_id' }],
+    ]);
+    const instance = Object.assign(new Named(), { publicKey: 'abc' });
+    expect(dtoValidator(Named)(instance)?.message).toBe(
+      'publicKey must be shorter than or equal to 2 characters',
+    );
+    expect(dtoValidator(Named, 'form')(instance)).toMatchObject({
+      property: 'pubkey',
+      message: 'pubkey must be shorter than or equal to 2 characters',
+    });
+    expect(dtoValidator(Named, 'rpc')(instance)).toMatchObject({
+      property: 'public_key',
+      message: 'public_key must be shorter than or equal to 2 characters',
     });
   });
 

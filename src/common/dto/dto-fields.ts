@@ -43,6 +43,10 @@ const DESCRIPTION = Symbol('dto:description');
 const FROM_PATH = Symbol('dto:from-path');
 const FIRST_OF_REPEATED = Symbol('dto:first-of-repeated');
 const ABSENT_AS_NIL = Symbol('dto:absent-as-nil');
+const WIRE_NAMES = Symbol('dto:wire-names');
+
+/** Which reader takes a DTO: a REST route's form and path, or a JSON-RPC call's params. */
+export type Binding = 'form' | 'rpc';
 
 export interface FieldDescription {
   description: string;
@@ -78,11 +82,23 @@ export function AbsentAsNil(): PropertyDecorator {
   return (target, property) => Reflect.defineMetadata(ABSENT_AS_NIL, true, target, property as string);
 }
 
+/**
+ * The field's name on the wire where a binding names it otherwise than its property: one DTO then serves an
+ * operation whose REST form and JSON-RPC call spell a value differently (the reference's `pubkey` and
+ * `public_key`), instead of two classes repeating each other field for field.
+ */
+export function WireNames(names: Partial<Record<Binding, string>>): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(WIRE_NAMES, names, target, property as string);
+}
+
 /** The DTO a route handler's `@Form()` parameter declares, on the handler (for its OpenAPI description). */
 export const FORM_DTO = Symbol('dto:form');
 
 export interface DtoField {
+  /** The property's name: where a reader puts the value. */
   name: string;
+  /** The value's name in each binding (`WireNames`, else the property's). */
+  wireName: Record<Binding, string>;
   kind: FieldKind;
   /** `IsOptional`: absent (or null) is allowed and skips the field's other checks. */
   optional: boolean;
@@ -128,8 +144,11 @@ export function dtoFields(dto: DtoClass): readonly DtoField[] {
     if (!doc?.description) throw new Error(`${where}: needs @Describe`);
     if (kinds[0] === 'json' && !doc.schema)
       throw new Error(`${where}: a JSON value needs its schema in @Describe`);
+    const wireNames = Reflect.getMetadata(WIRE_NAMES, dto.prototype as object, name) as
+      Partial<Record<Binding, string>> | undefined;
     return {
       name,
+      wireName: { form: wireNames?.form ?? name, rpc: wireNames?.rpc ?? name },
       kind: kinds[0],
       optional: constraints.some(
         (meta) => meta.type === 'conditionalValidation' && meta.name === 'isOptional',
@@ -166,14 +185,26 @@ interface ValidatorConstraint {
 
 type FieldCheck = (instance: Record<string, unknown>) => DtoFailure | undefined;
 
-const checksCache = new WeakMap<DtoClass, readonly FieldCheck[]>();
-const validatorCache = new WeakMap<DtoClass, DtoValidator>();
+/** A validator's failures name each field as its binding does, or by its property without one. */
+type Naming = Binding | 'property';
 
-function fieldChecks(dto: DtoClass): readonly FieldCheck[] {
-  let checks = checksCache.get(dto);
+const checksCache = new Map<Naming, WeakMap<DtoClass, readonly FieldCheck[]>>();
+const validatorCache = new Map<Naming, WeakMap<DtoClass, DtoValidator>>();
+
+function cacheFor<T>(caches: Map<Naming, WeakMap<DtoClass, T>>, naming: Naming): WeakMap<DtoClass, T> {
+  let cache = caches.get(naming);
+  if (!cache) caches.set(naming, (cache = new WeakMap()));
+  return cache;
+}
+
+function fieldChecks(dto: DtoClass, naming: Naming): readonly FieldCheck[] {
+  const cache = cacheFor(checksCache, naming);
+  let checks = cache.get(dto);
   if (!checks) {
-    checks = dtoFields(dto).map((field) => compileField(dto, field));
-    checksCache.set(dto, checks);
+    checks = dtoFields(dto).map((field) =>
+      compileField(dto, field, naming === 'property' ? field.name : field.wireName[naming]),
+    );
+    cache.set(dto, checks);
   }
   return checks;
 }
@@ -183,10 +214,11 @@ function fieldChecks(dto: DtoClass): readonly FieldCheck[] {
  * these declarations, in its order: a property whose condition (`IsOptional`, `ValidateIf`) says no is
  * skipped; otherwise every constraint's own `validate` is called (on each element for `each: true`).
  */
-export function dtoValidator(dto: DtoClass): DtoValidator {
-  const cached = validatorCache.get(dto);
+export function dtoValidator(dto: DtoClass, naming: Naming = 'property'): DtoValidator {
+  const cache = cacheFor(validatorCache, naming);
+  const cached = cache.get(dto);
   if (cached) return cached;
-  const checks = fieldChecks(dto);
+  const checks = fieldChecks(dto, naming);
   const validator: DtoValidator = (instance) => {
     for (const check of checks) {
       const failure = check(instance as Record<string, unknown>);
@@ -194,13 +226,13 @@ export function dtoValidator(dto: DtoClass): DtoValidator {
     }
     return undefined;
   };
-  validatorCache.set(dto, validator);
+  cache.set(dto, validator);
   return validator;
 }
 
 /** Every field's first failure, in declaration order (what class-validator's `validate()` reports). */
 export function dtoFailures(dto: DtoClass, instance: object): DtoFailure[] {
-  return fieldChecks(dto)
+  return fieldChecks(dto, 'property')
     .map((check) => check(instance as Record<string, unknown>))
     .filter((failure): failure is DtoFailure => failure !== undefined);
 }
@@ -208,6 +240,8 @@ export function dtoFailures(dto: DtoClass, instance: object): DtoFailure[] {
 function compileField(
   dto: DtoClass,
   field: DtoField,
+  /** The field's name in the failures (the property's, or its binding's wire name). */
+  named: string,
 ): (instance: Record<string, unknown>) => DtoFailure | undefined {
   const conditions = field.constraints
     .filter((meta) => meta.type === 'conditionalValidation')
@@ -225,7 +259,7 @@ function compileField(
     for (const { meta, constraint } of rules) {
       const args: ValidationArguments = {
         targetName: dto.name,
-        property,
+        property: named,
         object: instance,
         value,
         constraints: meta.constraints,
@@ -235,7 +269,11 @@ function compileField(
           ? value.every((item: unknown) => holds(constraint.validate(item, { ...args, value: item })))
           : holds(constraint.validate(value, args));
       if (!valid)
-        return { property, constraint: meta.name ?? meta.type, message: messageOf(meta, constraint, args) };
+        return {
+          property: named,
+          constraint: meta.name ?? meta.type,
+          message: messageOf(meta, constraint, args),
+        };
     }
     return undefined;
   };
