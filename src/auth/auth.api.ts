@@ -5,7 +5,7 @@ import { CurrentCaller } from '../http/request-gates';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
-import { LoginForm, LoginParams } from './auth.dto';
+import { LoginInput } from './auth.dto';
 import { AuthService } from './auth.service';
 import type { Caller } from '../common/caller';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
@@ -88,18 +88,8 @@ export class AuthController {
   })
   @Post('login')
   @HttpCode(200)
-  login(@Form() form: LoginForm, @CurrentCaller() caller: Caller) {
-    return this.auth.login(
-      {
-        ecosystem: form.ecosystem,
-        expire: form.expire,
-        publicKey: form.pubkey,
-        keyId: form.key_id,
-        signature: form.signature,
-        roleId: form.role_id,
-      },
-      caller,
-    );
+  login(@Form() input: LoginInput, @CurrentCaller() caller: Caller) {
+    return this.auth.login(input, caller);
   }
 
   @ApiRoute({
@@ -142,21 +132,11 @@ export class AuthRpc {
     result: LOGIN_ANSWER,
     errors: LOGIN_ERRORS,
   })
-  login(params: LoginParams, { caller }: RpcCallContext) {
+  login(input: LoginInput, { caller }: RpcCallContext) {
     // Absent params and an object without one login member read alike: both are the reference's empty params.
-    if (Object.values(params).every((value) => value === undefined))
+    if (Object.values(input).every((value) => value === undefined))
       throw RpcError.invalidParams('params can not be empty');
-    return this.auth.login(
-      {
-        ecosystem: params.ecosystem_id,
-        expire: params.expire,
-        publicKey: params.public_key,
-        keyId: params.key_id,
-        signature: params.signature,
-        roleId: params.role_id,
-      },
-      caller,
-    );
+    return this.auth.login(input, caller);
   }
 
   /** The interface document marks chain.getAuthStatus as needing a session (REST auth/status does not). */

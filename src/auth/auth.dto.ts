@@ -1,5 +1,5 @@
 import { IsOptional, IsString } from 'class-validator';
-import { Describe } from '../common/dto/dto-fields';
+import { Describe, WireNames } from '../common/dto/dto-fields';
 import { IsHexBytes, IsInt64 } from '../common/dto/validators';
 
 const ECOSYSTEM = 'ecosystem to log in to (default 1)';
@@ -10,13 +10,15 @@ const SIGNATURE = 'signature of "LOGIN" + network id + uid (hex, raw r‖s or DE
 const ROLE_ID = 'role to act in';
 
 /**
- * `POST login`, with the getuid token as the bearer token. Every value is optional, the signature too (the
- * old description marked it required): the service refuses a missing signature as it refuses a wrong one,
- * once it has found the key, as the reference does.
+ * `POST login` (a form, with the getuid token as the bearer token) and `login {…}` (one object): the same
+ * values, three of them named otherwise in JSON-RPC, as the reference names them. Every value is optional,
+ * the signature too (the old description marked it required): the service refuses a missing signature as
+ * it refuses a wrong one, once it has found the key, as the reference does.
  */
-export class LoginForm {
+export class LoginInput {
   @IsOptional()
   @IsInt64()
+  @WireNames({ rpc: 'ecosystem_id' })
   @Describe(ECOSYSTEM)
   ecosystem?: bigint;
 
@@ -27,13 +29,15 @@ export class LoginForm {
 
   @IsOptional()
   @IsHexBytes()
+  @WireNames({ form: 'pubkey', rpc: 'public_key' })
   @Describe(PUBLIC_KEY)
-  pubkey?: Buffer;
+  publicKey?: Buffer;
 
   @IsOptional()
   @IsString()
+  @WireNames({ form: 'key_id', rpc: 'key_id' })
   @Describe(KEY_ID)
-  key_id?: string;
+  keyId?: string;
 
   @IsOptional()
   @IsHexBytes()
@@ -42,39 +46,7 @@ export class LoginForm {
 
   @IsOptional()
   @IsInt64()
+  @WireNames({ form: 'role_id', rpc: 'role_id' })
   @Describe(ROLE_ID)
-  role_id?: bigint;
-}
-
-/** `login {…}`: the same values as one object, its members named as the reference's JSON-RPC names them. */
-export class LoginParams {
-  @IsOptional()
-  @IsInt64()
-  @Describe(ECOSYSTEM)
-  ecosystem_id?: bigint;
-
-  @IsOptional()
-  @IsInt64()
-  @Describe(EXPIRE)
-  expire?: bigint;
-
-  @IsOptional()
-  @IsHexBytes()
-  @Describe(PUBLIC_KEY)
-  public_key?: Buffer;
-
-  @IsOptional()
-  @IsString()
-  @Describe(KEY_ID)
-  key_id?: string;
-
-  @IsOptional()
-  @IsHexBytes()
-  @Describe(SIGNATURE)
-  signature?: Buffer;
-
-  @IsOptional()
-  @IsInt64()
-  @Describe(ROLE_ID)
-  role_id?: bigint;
+  roleId?: bigint;
 }

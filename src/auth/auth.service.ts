@@ -11,20 +11,12 @@ import { NotifyService } from '../notify/notify.service';
 import { KeyRegistration } from '../tx/key-registration';
 import type { Caller } from '../common/caller';
 import { TokenService } from '../common/token.service';
+import type { LoginInput } from './auth.dto';
 
 /** A getuid token lives five seconds; a session lasts `expire` seconds, 8 hours by default. */
 export const UID_TOKEN_LIFETIME = 5;
 export const DEFAULT_SESSION_LIFETIME = 28_800;
 const MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600;
-
-export interface LoginInput {
-  ecosystem?: bigint;
-  expire?: bigint;
-  publicKey?: Uint8Array;
-  keyId?: string;
-  signature?: Uint8Array;
-  roleId?: bigint;
-}
 
 export interface LoginResult {
   token: string;
