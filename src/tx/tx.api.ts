@@ -15,6 +15,7 @@ import {
   TxStatusForm,
   TxStatusParams,
 } from './tx.dto';
+import { TX_DATA, TX_STATUS } from './tx.answers';
 import { TxService, type IncomingTx, type SentTx, type TxInfo } from './tx.service';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -56,19 +57,6 @@ function commaHashes(text: string): string[] {
   return text.split(',').map((hash) => hash.trim());
 }
 
-const TX_DATA = s.object({
-  block_id: s.integer(),
-  block_hash: s.hex(),
-  address: s.string(),
-  ecosystem: s.integer(),
-  hash: s.hex(),
-  expedite: s.string(),
-  contract_name: s.string(),
-  params: s.any(),
-  created_at: s.integer(),
-  size: s.string(),
-  status: s.integer(),
-});
 const REST_TX_INFO = s.object(
   { blockid: s.string('block id, empty when not in a block'), confirm: s.integer(), data: TX_DATA },
   { optional: ['data'] },
@@ -78,21 +66,7 @@ const RPC_TX_INFO = s.object({
   confirm: s.integer(),
   data: s.nullable(TX_DATA),
 });
-const TX_STATUS = s.map(
-  s.object(
-    {
-      blockid: s.string('block id; empty while waiting'),
-      errmsg: s.object(
-        { type: s.string(), error: s.string(), id: s.string() },
-        { optional: ['type', 'error', 'id'] },
-      ),
-      result: s.string("the contract's result"),
-      penalty: s.integer(),
-    },
-    { optional: ['errmsg'] },
-  ),
-  'by hash',
-);
+const TX_STATUSES = s.map(TX_STATUS, 'by hash');
 
 @Controller('api/v2')
 export class TxController {
@@ -130,7 +104,7 @@ export class TxController {
       'block). `data` that is not that JSON, or a hash that is not hex, is 400 E_HASHWRONG, an unknown ' +
       'hash 400 E_HASHNOTFOUND; either fails the whole request. JSON-RPC: `ibax.txStatus` (hashes as one ' +
       'comma-separated string).',
-    answer: s.object({ results: TX_STATUS }),
+    answer: s.object({ results: TX_STATUSES }),
     errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
   })
   @Post('txstatus')
@@ -253,7 +227,7 @@ export class TxRpc {
     description:
       '`hashes` is one comma-separated string of hex hashes (not an array); each answers under the text ' +
       'given, as REST txstatus. One malformed or unknown hash fails the whole call.',
-    result: TX_STATUS,
+    result: TX_STATUSES,
     errors: ['E_HASHWRONG', 'E_HASHNOTFOUND'],
   })
   txStatus({ hashes }: TxStatusParams) {

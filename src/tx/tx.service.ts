@@ -31,26 +31,7 @@ export interface SentTx {
   hash: string;
 }
 
-export interface TxStatus {
-  blockid: string;
-  errmsg?: { type?: string; error?: string; id?: string };
-  result: string;
-  penalty: number;
-}
-
-export interface TxInfoData {
-  block_id: bigint;
-  block_hash: string;
-  address: string;
-  ecosystem: bigint;
-  hash: string;
-  expedite: string;
-  contract_name: string;
-  params: unknown;
-  created_at: bigint;
-  size: string;
-  status: number;
-}
+import type { TxInfoData, TxStatus } from './tx.answers';
 
 export interface TxInfo {
   blockId: bigint;
