@@ -6,20 +6,12 @@ import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { LoginInput } from './auth.dto';
+import { AUTH_STATUS, GETUID_CHALLENGE, GETUID_SESSION, LOGIN_ANSWER } from './auth.answers';
 import { AuthService } from './auth.service';
 import type { Caller } from '../common/caller';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
-const NETWORK_AND_CRYPTO = { network_id: s.decimalString(), cryptoer: s.string(), hasher: s.string() };
-const GETUID_CHALLENGE = s.object({ uid: s.decimalString(), token: s.string(), ...NETWORK_AND_CRYPTO });
-const GETUID_SESSION = s.object({
-  expire: s.string('remaining time, Go duration text'),
-  ecosystem_id: s.decimalString(),
-  key_id: s.decimalString(),
-  address: s.string(),
-  ...NETWORK_AND_CRYPTO,
-});
 /**
  * What a login can fail with, over REST and JSON-RPC alike. An expired getuid token is E_TOKENEXPIRED (the
  * routes are not @Auth, so it is declared here); a missing signature is E_SIGNATURE and a closed ecosystem
@@ -39,26 +31,6 @@ const LOGIN_ERRORS: ErrorCode[] = [
   'E_CHECKROLE',
   'E_SERVER',
 ];
-
-const LOGIN_ANSWER = s.object(
-  {
-    token: s.string('the session token (JWT)'),
-    ecosystem_id: s.decimalString(),
-    key_id: s.decimalString(),
-    account: s.string(),
-    notify_key: s.string(),
-    isnode: s.boolean(),
-    isowner: s.boolean(),
-    clb: s.boolean(),
-    timestamp: s.decimalString(),
-    roles: s.array(s.object({ role_id: s.integer(), role_name: s.string() })),
-  },
-  { optional: ['roles'] },
-);
-const AUTH_STATUS = s.object(
-  { active: s.boolean(), exp: s.integer('expiry, Unix seconds') },
-  { optional: ['exp'] },
-);
 
 @Controller('api/v2')
 export class AuthController {

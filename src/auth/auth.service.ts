@@ -11,25 +11,13 @@ import { NotifyService } from '../notify/notify.service';
 import { KeyRegistration } from '../tx/key-registration';
 import type { Caller } from '../common/caller';
 import { TokenService } from '../common/token.service';
+import type { AuthStatus, GetUidAnswer, LoginResult } from './auth.answers';
 import type { LoginInput } from './auth.dto';
 
 /** A getuid token lives five seconds; a session lasts `expire` seconds, 8 hours by default. */
 export const UID_TOKEN_LIFETIME = 5;
 export const DEFAULT_SESSION_LIFETIME = 28_800;
 const MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600;
-
-export interface LoginResult {
-  token: string;
-  ecosystem_id: string;
-  key_id: string;
-  account: string;
-  notify_key: string;
-  isnode: boolean;
-  isowner: boolean;
-  clb: boolean;
-  timestamp: string;
-  roles?: { role_id: bigint; role_name: string }[];
-}
 
 interface KeyRow {
   pub: unknown;
@@ -52,7 +40,7 @@ export class AuthService {
     private readonly notify: NotifyService,
   ) {}
 
-  getUid(caller: Caller) {
+  getUid(caller: Caller): GetUidAnswer {
     const common = {
       network_id: this.config.networkId.toString(),
       cryptoer: this.config.cryptoer,
@@ -74,7 +62,7 @@ export class AuthService {
     return { uid, token, ...common };
   }
 
-  authStatus(caller: Caller): { active: boolean; exp?: number } {
+  authStatus(caller: Caller): AuthStatus {
     if (caller.token !== 'valid') return { active: false };
     return { active: true, exp: caller.claims?.exp };
   }

@@ -29,6 +29,7 @@ import {
   type Subscription,
   type SubscriptionKind,
 } from './live';
+import type { LoginResult } from '../auth/auth.answers';
 import type { TxStatusAnswer } from './tx-status';
 
 export interface HttpAnswer<T = any> {
@@ -44,7 +45,8 @@ export interface SessionInfo {
   keyId: string;
   account: string;
   ecosystemId: string;
-  raw: Record<string, unknown>;
+  /** The node's whole answer. */
+  raw: LoginResult;
 }
 
 export { exactJsonText, parseExactJson } from './json';
@@ -353,14 +355,14 @@ export class IbaxClient {
     return entry.socket;
   }
 
-  private keepSession(result: Record<string, unknown>): SessionInfo {
-    this.token = String(result.token);
-    this.ecosystem = BigInt(String(result.ecosystem_id));
+  private keepSession(result: LoginResult): SessionInfo {
+    this.token = result.token;
+    this.ecosystem = BigInt(result.ecosystem_id);
     return {
-      token: String(result.token),
-      keyId: String(result.key_id),
-      account: String(result.account),
-      ecosystemId: String(result.ecosystem_id),
+      token: result.token,
+      keyId: result.key_id,
+      account: result.account,
+      ecosystemId: result.ecosystem_id,
       raw: result,
     };
   }
