@@ -4,22 +4,12 @@ import { walletKeyId } from '../http/path-params';
 import { BlockchainRoute } from '../http/request-gates';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { EcosystemInfoParams, EcosystemNameForm, KeyInfoParams, KeyInfoPath } from './ecosystem.dto';
+import { ECOSYSTEM_INFO, KEY_ECOSYSTEM } from './ecosystem.answers';
 import { EcosystemService } from './ecosystem.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
-const KEY_ECOSYSTEMS = s.array(
-  s.object(
-    {
-      ecosystem: s.decimalString(),
-      name: s.string(),
-      digits: s.integer(),
-      roles: s.array(s.object({ id: s.string(), name: s.string() })),
-      notifications: s.array(s.object({ role_id: s.string(), count: s.integer() })),
-    },
-    { optional: ['roles', 'notifications'] },
-  ),
-);
+const KEY_ECOSYSTEMS = s.array(KEY_ECOSYSTEM);
 
 @Controller('api/v2')
 export class EcosystemController {
@@ -80,21 +70,7 @@ export class EcosystemRpc {
       '`creator` the address of its founder_account. An ecosystem without a row or without an integer ' +
       'founder_account parameter is NotFound.',
     errors: ['E_NOTFOUND'],
-    result: s.object({
-      id: s.integer(),
-      name: s.string(),
-      digits: s.integer(),
-      token_symbol: s.string(),
-      token_name: s.string(),
-      total_amount: s.string(),
-      is_withdraw: s.boolean(),
-      withdraw: s.string(),
-      is_emission: s.boolean(),
-      emission: s.string(),
-      introduction: s.string(),
-      logo: s.integer(),
-      creator: s.string(),
-    }),
+    result: ECOSYSTEM_INFO,
   })
   ecosystemInfo({ ecosystemId }: EcosystemInfoParams) {
     return this.ecosystems.info(ecosystemId);

@@ -8,41 +8,13 @@ import { NotifyService } from '../notify/notify.service';
 import { DatabaseService } from '../database/database.service';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import type { EcosystemInfo, KeyInfoEcosystem, KeyInfoRole } from './ecosystem.answers';
 import { EcosystemEntity } from './entities';
-
-export interface KeyInfoRole {
-  id: string;
-  name: string;
-}
-
-export interface KeyInfoEcosystem {
-  ecosystem: string;
-  name: string;
-  digits: number;
-  roles?: KeyInfoRole[];
-  notifications?: { role_id: string; count: number }[];
-}
 
 export interface KeyInfo {
   account: string;
   keyId: bigint;
   ecosystems: KeyInfoEcosystem[];
-}
-
-export interface EcosystemInfo {
-  id: bigint;
-  name: string;
-  digits: number;
-  token_symbol: string;
-  token_name: string;
-  total_amount: string;
-  is_withdraw: boolean;
-  withdraw: string;
-  is_emission: boolean;
-  emission: string;
-  introduction: string;
-  logo: bigint;
-  creator: string;
 }
 
 interface EcosystemRow {
