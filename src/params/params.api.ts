@@ -20,17 +20,10 @@ import {
   PlatformParametersForm,
   PlatformParametersParams,
 } from './params.dto';
+import { APP_CONTENT, PARAMETER } from './params.answers';
 import { parameterNames, ParametersService, rpcWindow } from './params.service';
 
-const PARAMETER = s.object({
-  id: s.decimalString(),
-  name: s.string(),
-  value: s.string(),
-  conditions: s.string('the condition that guards changes'),
-});
 const PARAMETER_LIST = s.object({ list: s.array(PARAMETER) });
-const APP_OBJECTS = s.array(s.object({ id: s.integer(), name: s.string() }));
-const APP_CONTENT = s.object({ snippets: APP_OBJECTS, pages: APP_OBJECTS, contracts: APP_OBJECTS });
 
 @Controller('api/v2')
 export class ParametersController {

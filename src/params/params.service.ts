@@ -1,30 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { bindList, DatabaseService } from '../database/database.service';
-
-/** A parameter as both protocols list it: every member a string (the id too). */
-export interface ParameterEntry {
-  id: string;
-  name: string;
-  value: string;
-  conditions: string;
-}
+import type { AppContent, ParameterEntry } from './params.answers';
 
 /** A window of a list: rows `offset`… at most `limit` of them. */
 export interface ListWindow {
   offset: bigint;
   limit: bigint;
-}
-
-export interface AppObject {
-  id: bigint;
-  name: string;
-}
-
-export interface AppContent {
-  snippets: AppObject[];
-  pages: AppObject[];
-  contracts: AppObject[];
 }
 
 /** The parameter tables a read may name; never a name from the request. */
