@@ -105,9 +105,8 @@ function restRange(form: BlocksRangeForm): { first: bigint; count: bigint } {
   return { first: blockId > 0n ? blockId : 1n, count };
 }
 
-/** JSON-RPC range: both required, the first block > 0, count 0 → 25, at most 100. */
+/** JSON-RPC range: both required, the first block > 0 (its DTO refuses less), count 0 → 25, at most 100. */
 function rpcRange(blockId: bigint, count: bigint): { first: bigint; count: bigint } {
-  if (blockId <= 0n) throw RpcError.invalidParams(`params ${blockId} invalid`);
   let size = count;
   if (size <= 0n) size = 25n;
   if (size > 100n) size = 100n;

@@ -8,8 +8,10 @@ import {
   IsInt64,
   IsJsonValue,
   IsLenientInt64,
+  handlerRule,
   MinInt64,
   NotNilParams,
+  paramsValueInvalid,
 } from '../common/dto/validators';
 import type { BlockRef } from './blocks.service';
 
@@ -47,6 +49,7 @@ export class BlockIdParams {
  * by the handler, whose text names the value ("params 0 invalid") without the argument's number.
  */
 export class BlocksRangeParams {
+  @MinInt64(1n, handlerRule(paramsValueInvalid))
   @IsInt64()
   @Describe('first block (> 0)')
   blockId!: bigint;

@@ -4,6 +4,7 @@ import {
   IsInt32,
   IsInt64,
   IsLenientInt64,
+  handlerRule,
   MinInt64,
   PARAMS_CAN_NOT_BE_EMPTY,
 } from '../common/dto/validators';
@@ -24,12 +25,12 @@ export class BlockPerPath {
 /** `getBlocksCountByNode nodePosition consensusMode`. */
 export class BlocksCountByNodeParams {
   @IsInt64()
-  @MinInt64(0n, { message: PARAMS_CAN_NOT_BE_EMPTY })
+  @MinInt64(0n, handlerRule(PARAMS_CAN_NOT_BE_EMPTY))
   @Describe('node position')
   nodePosition!: bigint;
 
   @IsInt32()
-  @IsIn([1, 2], { message: PARAMS_CAN_NOT_BE_EMPTY })
+  @IsIn([1, 2], handlerRule(PARAMS_CAN_NOT_BE_EMPTY))
   @Describe('consensus mode: 1 or 2')
   consensusMode!: number;
 }

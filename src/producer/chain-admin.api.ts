@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { RollbackBlocksParams } from './chain-admin.dto';
 import { ChainRollback } from './rollback.service';
@@ -24,7 +23,6 @@ export class ChainAdminRpc {
     errors: ['E_SERVER'],
   })
   async rollbackBlocks({ count, force }: RollbackBlocksParams) {
-    if (count < 1n || count > 1_000_000n) throw RpcError.invalidParams(`params ${count} invalid`);
     const result = await this.rollback.rollback(Number(count), { force: force === true });
     return { rolled_back: result.rolledBack, max_block_id: result.maxBlockId };
   }

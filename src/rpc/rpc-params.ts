@@ -6,14 +6,7 @@ import {
   type DtoValidator,
   type FieldKind,
 } from '../common/dto/dto-fields';
-import {
-  INT32_MAX,
-  INT32_MIN,
-  INT64_MAX,
-  INT64_MIN,
-  PARAMS_CAN_NOT_BE_EMPTY,
-  UINT64_MAX,
-} from '../common/dto/validators';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT64_MAX } from '../common/dto/validators';
 import { RpcError } from './rpc-error';
 
 /** Turns one raw JSON value (numbers kept as exact text) into a field's value, or throws with a reason. */
@@ -160,7 +153,7 @@ export function decodeDtoParams<T extends object>(
   if (singleObject) readMembers(plan, singleObjectOf(params), input);
   else readPositional(plan, params, input);
   const failure = plan.validator(input);
-  if (failure?.message === PARAMS_CAN_NOT_BE_EMPTY) throw RpcError.invalidParams(failure.message);
+  if (failure?.answeredWhole) throw RpcError.invalidParams(failure.message);
   if (failure) {
     const argument = singleObject ? 1 : plan.byLowerName.get(failure.property.toLowerCase())! + 1;
     throw RpcError.invalidParams(`invalid argument ${argument}: ${failure.message}`);

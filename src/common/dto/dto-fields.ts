@@ -173,6 +173,8 @@ export interface DtoFailure {
   /** The constraint that failed (class-validator's name for it, e.g. `maxLength`). */
   constraint: string;
   message: string;
+  /** A rule the reference applies in its handler (`handlerRule`): JSON-RPC answers its message alone. */
+  answeredWhole?: true;
 }
 
 /** Checks a DTO instance: the first failure, or undefined when it is valid. */
@@ -268,12 +270,16 @@ function compileField(
         meta.each && Array.isArray(value)
           ? value.every((item: unknown) => holds(constraint.validate(item, { ...args, value: item })))
           : holds(constraint.validate(value, args));
-      if (!valid)
-        return {
+      if (!valid) {
+        const failure: DtoFailure = {
           property: named,
           constraint: meta.name ?? meta.type,
           message: messageOf(meta, constraint, args),
         };
+        if ((meta.context as { answeredWhole?: boolean } | undefined)?.answeredWhole)
+          failure.answeredWhole = true;
+        return failure;
+      }
     }
     return undefined;
   };

@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 /**
  * class-validator decorators for the node's wire types, which class-validator has no word for: 64-bit
@@ -162,17 +162,30 @@ export const ReadsWith = (name: string, read: (value: unknown) => unknown) =>
   );
 
 /**
- * The reference's answer to a JSON-RPC argument its handler refuses after decoding it: missing, and also
- * out of range in some methods. A DTO's refusal with exactly this text is answered whole (-32602, no
- * "invalid argument n:" before it); a constraint gives it as its message (`{ message: PARAMS_CAN_NOT_BE_EMPTY }`).
+ * The options of a rule the reference applies in its JSON-RPC handler, after decoding the arguments: its
+ * refusal, `message`, is answered whole (-32602 with the message alone, no "invalid argument n:" before
+ * it). Declared on the field, the rule also shows in the method's description.
  */
+export const handlerRule = (
+  message: string | ((args: ValidationArguments) => string),
+): ValidationOptions => ({
+  message,
+  context: { answeredWhole: true },
+});
+
+/** The reference's refusal of a JSON-RPC number its handler finds out of range: "params 0 invalid". */
+export const paramsValueInvalid = (args: ValidationArguments) =>
+  // A JSON-RPC reader only ever gives a bigint here; anything else has failed the field's type already.
+  `params ${typeof args.value === 'bigint' ? args.value.toString() : typeof args.value} invalid`;
+
+/** The reference's answer to a JSON-RPC argument its handler refuses as missing (and, in some methods, out of range). */
 export const PARAMS_CAN_NOT_BE_EMPTY = 'params can not be empty';
 
 /** A rule that refuses what `isEmpty` calls empty with {@link PARAMS_CAN_NOT_BE_EMPTY}. */
 const refusedWhenEmpty = (name: string, isEmpty: (value: unknown) => boolean) =>
   ValidateBy(
     { name, validator: { validate: (value) => !isEmpty(value) } },
-    { message: PARAMS_CAN_NOT_BE_EMPTY },
+    handlerRule(PARAMS_CAN_NOT_BE_EMPTY),
   );
 
 /**
