@@ -3,7 +3,6 @@ import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
 import { Form } from '../http/form';
 import { Auth, BlockchainRoute, CurrentCaller } from '../http/request-gates';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { TableError } from '../table-access/catalog';
@@ -335,7 +334,6 @@ export class TablesRpc {
     errors: ROW_ERRORS,
   })
   async getRow({ tableName, id, columns, whereColumn }: RowParams, { caller }: RpcCallContext) {
-    if (!tableName) throw RpcError.invalidParams('tableName or id invalid');
     const value = await this.tables.row(readerOf(caller), tableName, id.toString(), {
       keyColumn: whereColumn,
       columns,
@@ -351,7 +349,6 @@ export class TablesRpc {
     errors: [...TABLE_READ_ERRORS, 'E_NOTFOUND'],
   })
   async history({ name, tableId }: HistoryParams, { caller }: RpcCallContext) {
-    if (!name || tableId === 0n) throw RpcError.invalidParams('invalid params');
     const list = await this.tables.history(readerOf(caller), name, tableId);
     if (list.length === 0) throw new ApiError('E_NOTFOUND');
     return { list };

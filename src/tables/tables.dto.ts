@@ -1,7 +1,15 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString, MinLength } from 'class-validator';
 import { OptionalInt64, OptionalText, TextInPath } from '../common/dto/common-fields';
 import { Describe, FromPath } from '../common/dto/dto-fields';
-import { IsInt64, IsJsonValue, IsLenientInt64, IsUint64, NotEmptyParams } from '../common/dto/validators';
+import {
+  handlerRule,
+  IsInt64,
+  IsJsonValue,
+  IsLenientInt64,
+  IsUint64,
+  MinInt64,
+  NotEmptyParams,
+} from '../common/dto/validators';
 
 /** The fields most routes share, declared once so that every route describes them alike. */
 const TableNameInPath = () => TextInPath('table name (without the ecosystem prefix)');
@@ -177,6 +185,7 @@ export class ListParams {
 
 /** `getRow [tableName, id, columns?, whereColumn?]`. */
 export class RowParams {
+  @MinLength(1, handlerRule('tableName or id invalid'))
   @IsString()
   @Describe('table name (without the ecosystem prefix); empty is refused')
   tableName!: string;
@@ -194,10 +203,12 @@ export class RowParams {
 
 /** `history [name, tableId]`. */
 export class HistoryParams {
+  @MinLength(1, handlerRule('invalid params'))
   @IsString()
   @Describe('table name (without the ecosystem prefix); empty is refused')
   name!: string;
 
+  @MinInt64(1n, handlerRule('invalid params'))
   @IsUint64()
   @Describe('row id; 0 is refused')
   tableId!: bigint;
