@@ -7,7 +7,7 @@ import { walletKeyId } from '../http/path-params';
 import { Auth, BlockchainRoute, CurrentCaller } from '../http/request-gates';
 import { RawBody } from '../http/responses';
 import type { Caller } from '../common/caller';
-import { addressToId, keyIdToAddress } from '../crypto';
+import { keyIdToAddress } from '../crypto';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
 import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
@@ -237,8 +237,6 @@ export class AccountsRpc {
     }),
   })
   async getMember({ account, ecosystemId: ecosystem }: MemberParams) {
-    if (addressToId(account) === 0n) throw RpcError.invalidParams(`account[${account}] address invalid`);
-    if (ecosystem <= 0n) throw RpcError.invalidParams('ecosystem id invalid');
     const member = await this.accounts.member(ecosystem, account);
     return {
       id: member.id,

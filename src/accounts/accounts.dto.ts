@@ -1,9 +1,10 @@
-import { IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, ValidateBy, type ValidationOptions } from 'class-validator';
 import { isLosslessNumber } from 'lossless-json';
 import { schema as s } from '../api-docs/schema';
 import { TextInPath } from '../common/dto/common-fields';
 import { Describe, FromPath } from '../common/dto/dto-fields';
 import {
+  handlerRule,
   INT64_MAX,
   INT64_MIN,
   IsInt64,
@@ -128,12 +129,26 @@ export class BalanceParams {
   ecosystem?: bigint;
 }
 
-/** `getMember account ecosystemId`; the handler checks both with the reference's texts. */
+/** An address or decimal account id whose check digit holds (the reference's `converter.AddressToID` is not 0). */
+const IsAccountAddress = (options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isAccountAddress',
+      validator: { validate: (value) => typeof value === 'string' && addressToId(value) !== 0n },
+    },
+    options,
+  );
+
+/** `getMember account ecosystemId`, each refused with the text the reference's handler gives. */
 export class MemberParams {
+  @IsAccountAddress(
+    handlerRule((args) => `account[${typeof args.value === 'string' ? args.value : ''}] address invalid`),
+  )
   @IsString()
   @Describe(WALLET)
   account!: string;
 
+  @MinInt64(1n, handlerRule('ecosystem id invalid'))
   @IsInt64()
   @Describe('ecosystem id, from 1')
   ecosystemId!: bigint;
