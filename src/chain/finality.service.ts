@@ -293,17 +293,22 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   /**
-   * A peer sent a bad block (`block`: its hash, when its producer's signature held): the core decides whom
-   * to ban, and never takes that block again.
+   * A peer sent a bad block (`block`: its hash and producer's position, when its producer's signature held
+   * and the verdict is final): the core decides whom to ban, and never takes that block again.
    */
-  refused(refusal: { sourceKey: string; reason: string; block?: string }): Promise<void> {
+  refused(refusal: {
+    sourceKey: string;
+    reason: string;
+    block?: { hash: string; producer: number };
+  }): Promise<void> {
     return this.serially(async () => {
       if (!this.core) return;
+      const { block } = refusal;
       await this.carryOut(
         this.core.refused({
           source: this.voterOf(refusal.sourceKey),
           reason: refusal.reason,
-          block: refusal.block?.toLowerCase(),
+          block: block && { hash: block.hash.toLowerCase(), producer: block.producer },
         }),
       );
     });

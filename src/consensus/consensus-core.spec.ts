@@ -132,7 +132,9 @@ describe('ConsensusCore', () => {
     const bans = (actions: ConsensusAction[]) =>
       actions.flatMap((action) => (action.kind === 'ban' ? [action.peer] : []));
     // Signed by its producer (node 1) and passed on by node 3: both answer for it.
-    expect(bans(node.refused({ source: 3, reason: 'runs otherwise here', block: 'a' }))).toEqual([3, 1]);
+    expect(
+      bans(node.refused({ source: 3, reason: 'runs otherwise here', block: { hash: 'a', producer: 1 } })),
+    ).toEqual([3, 1]);
     expect(node.header('a')).toBeUndefined();
     expect(node.header('b')).toBeUndefined();
     expect(node.isBad('b')).toBe(true);

@@ -90,15 +90,16 @@ export interface HeaderProblem {
   reason: string;
 }
 
-/**
- * What a driver found wrong with something a peer sent, for {@link ConsensusCore.refused}. `block` names
- * the block when its producer's signature over it held: the producer made it and answers for it too.
- */
+/** What a driver found wrong with something a peer sent, for {@link ConsensusCore.refused}. */
 export interface Refusal {
   /** The voter it came from, or -1 (a follower, or a peer this node cannot place). */
   source: number;
   reason: string;
-  block?: Hash;
+  /**
+   * The block, when its producer's signature over it held and the checks' verdict is final (not a local
+   * failure that may pass another time): its producer made it and answers for it too.
+   */
+  block?: { hash: Hash; producer: number };
 }
 
 /**
@@ -325,10 +326,9 @@ export class ConsensusCore {
     };
     ban(refusal.source);
     if (refusal.block !== undefined) {
-      const header = this.headers.get(refusal.block);
-      if (header) ban(header.producer);
-      this.bad.add(refusal.block);
-      this.forget(refusal.block);
+      ban(refusal.block.producer);
+      this.bad.add(refusal.block.hash);
+      this.forget(refusal.block.hash);
     }
     actions.push(...this.decide());
     return actions;

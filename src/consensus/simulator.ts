@@ -657,7 +657,8 @@ class World {
     if (!block.valid || duplicate) {
       const reason = `block ${block.header.hash} ${duplicate ? 'holds a transaction already mined' : 'is invalid'}`;
       // Blocks go out from their producer only; whoever sent it, its producer made it.
-      this.carry(node, core.refused({ source: block.header.producer, reason, block: block.header.hash }));
+      const { hash, producer } = block.header;
+      this.carry(node, core.refused({ source: producer, reason, block: { hash, producer } }));
       return;
     }
     this.applyBlock(node, block);

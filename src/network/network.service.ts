@@ -452,7 +452,11 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
       const seconds = await this.ban(peer.key);
       this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
     }
-    await this.finality.refused({ sourceKey: peer.key, reason: refused.message, block: signed?.hash });
+    await this.finality.refused({
+      sourceKey: peer.key,
+      reason: refused.message,
+      block: signed && { hash: signed.hash, producer: signed.position },
+    });
     // Reports count only from honor nodes (CheckNodesBan); a follower keeps its bans to itself.
     const producerKey = signed ? this.finality.voterKey(signed.position) : undefined;
     if (signed && producerKey && this.producer.isHonorNode) {

@@ -57,8 +57,15 @@ export class RefusedBlock extends Error {
   }
 }
 
-/** Checks a received block's transactions as admission would at the block's time; throws at the first that fails. */
-export type ReceivedTxCheck = (txs: readonly Uint8Array[], blockTimeMs: number) => Promise<void>;
+/**
+ * Checks a received block's transactions as admission would at the block's time: the refusal of the first
+ * that fails, or undefined. A thrown error is a failure of this node's (its database, say), no verdict on
+ * the block.
+ */
+export type ReceivedTxCheck = (
+  txs: readonly Uint8Array[],
+  blockTimeMs: number,
+) => Promise<string | undefined>;
 
 export interface AppliedBlock {
   id: bigint;
@@ -126,10 +133,9 @@ export class BlockReceiver {
         throw new RefusedBlock(`block ${header.blockId}: the previous rollbacks hash is not ours`, true);
       }
       this.checkHeader(block, tip.time, slots);
-      try {
-        await checkTx(block.txs, Number(header.timestamp) * 1000);
-      } catch (error) {
-        throw new RefusedBlock(`block ${header.blockId}: a transaction: ${(error as Error).message}`, true);
+      const txRefusal = await checkTx(block.txs, Number(header.timestamp) * 1000);
+      if (txRefusal !== undefined) {
+        throw new RefusedBlock(`block ${header.blockId}: a transaction: ${txRefusal}`, true);
       }
       phases.checked = performance.now();
       applied = await this.contracts.transaction(async (sql) => {
@@ -144,16 +150,17 @@ export class BlockReceiver {
     } catch (error) {
       // A block run in memory and then refused leaves rows in the row store the database never kept.
       this.executor.forgetRows();
-      const refused =
-        error instanceof RefusedBlock
-          ? error
-          : new RefusedBlock(`block ${header.blockId}: ${(error as Error).message}`, true);
+      const verdict = error instanceof RefusedBlock;
+      const refused = verdict
+        ? error
+        : new RefusedBlock(`block ${header.blockId}: ${(error as Error).message}`, true);
       refused.block = {
         id: header.blockId,
         time: header.timestamp,
         hash: hexOf(header.blockHash),
         position: Number(header.nodePosition),
-        signed,
+        // An unexpected failure here (the database, say) is no verdict on the block: it may pass next time.
+        signed: signed && verdict,
       };
       throw refused;
     }

@@ -221,17 +221,23 @@ export class TxService {
   }
 
   /**
-   * Checks the transactions of a received block as admission does, at the block's time; throws at the first
-   * that fails. One this node admitted lately with the very same bytes (a client's, or a peer's passed on
-   * to it), or that waits in its queue so, passed admission here.
+   * Checks the transactions of a received block as admission does, at the block's time: the refusal of the
+   * first that fails, or undefined. One this node admitted lately with the very same bytes (a client's, or a
+   * peer's passed on to it), or that waits in its queue so, passed admission here. A thrown error is this
+   * node's own failure, no verdict on the block.
    */
-  async checkInBlock(txs: readonly Uint8Array[], blockTimeMs: number): Promise<void> {
+  async checkInBlock(txs: readonly Uint8Array[], blockTimeMs: number): Promise<string | undefined> {
     const unknown: { bytes: Uint8Array; hash: string }[] = [];
     for (const bytes of txs) {
-      const hash = Buffer.from(decodeSmartContractEnvelope(bytes).hash).toString('hex');
+      let hash: string;
+      try {
+        hash = Buffer.from(decodeSmartContractEnvelope(bytes).hash).toString('hex');
+      } catch (error) {
+        return (error as Error).message;
+      }
       if (!this.admittedTxs.holds(hash, bytes)) unknown.push({ bytes, hash });
     }
-    if (unknown.length === 0) return;
+    if (unknown.length === 0) return undefined;
     // Queued before this node last started, or admitted long enough ago to be forgotten.
     const queued = await this.db.query<{ hash: unknown; data: unknown }>(
       `SELECT "hash", "data" FROM "transactions"
@@ -242,9 +248,15 @@ export class TxService {
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     for (const { bytes, hash } of unknown) {
       if (queuedData.get(hash)?.equals(bytes)) continue;
-      // A transaction's own second may be the block's: "now" is the end of that second.
-      await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
+      try {
+        // A transaction's own second may be the block's: "now" is the end of that second.
+        await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
+      } catch (error) {
+        if (error instanceof TxRefusal) return error.message;
+        throw error;
+      }
     }
+    return undefined;
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */
