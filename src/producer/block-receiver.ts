@@ -207,7 +207,10 @@ export class BlockReceiver {
     };
   }
 
-  /** This network's id and block format, a time after the previous block's and not ahead of ours, in its producer's slot. */
+  /**
+   * This network's id and block format, a time after the previous block's and not ahead of this node's
+   * clock, in its producer's slot.
+   */
   private checkHeader(block: ParsedBlock, tipTime: bigint, clock: SlotClock): void {
     const { header } = block;
     const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
@@ -217,7 +220,10 @@ export class BlockReceiver {
     }
     const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
     if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
-    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) throw refuse('its time is ahead of ours');
+    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) {
+      // This node's clock may be the one behind: no verdict on the block, which is tried again later.
+      throw new RefusedBlock(`block ${header.blockId}: its time is ahead of ours`, false);
+    }
     const position = Number(header.nodePosition);
     if (clock.nodes > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
       throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
