@@ -8,19 +8,9 @@ import { Auth, CurrentCaller } from '../http/request-gates';
 import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { InterfaceRowParams, InterfaceRowPath, SectionsForm, SectionsParams } from './interface.dto';
-import { InterfaceService, type MenuRow, type PageRow, type SnippetRow } from './interface.service';
+import { MENU, SECTIONS } from './interface.answers';
+import { InterfaceService, type PageRow, type SnippetRow } from './interface.service';
 
-const SECTIONS = s.object({
-  count: s.integer('visible sections of the ecosystem, before role filtering'),
-  list: s.nullable(
-    s.array(
-      s.map(
-        s.string(),
-        'a section, every value as text: ecosystem, id, page, roles_access, status, title, urlname, default_page',
-      ),
-    ),
-  ),
-});
 const PAGE = s.object(
   {
     id: s.integer(),
@@ -33,13 +23,6 @@ const PAGE = s.object(
   },
   { optional: ['id', 'name', 'value', 'menu', 'nodesCount', 'app_id', 'conditions'] },
 );
-const MENU = s.object({
-  id: s.integer(),
-  name: s.string(),
-  title: s.string(),
-  value: s.string('template source'),
-  conditions: s.string(),
-});
 const SNIPPET = s.object(
   { id: s.integer(), name: s.string(), value: s.string('template source'), conditions: s.string() },
   { optional: ['id', 'name', 'value', 'conditions'] },
@@ -70,14 +53,6 @@ const pageRow = (row: PageRow) =>
     app_id: row.appId,
     conditions: row.conditions,
   });
-
-const menuRow = (row: MenuRow) => ({
-  id: row.id,
-  name: row.name,
-  title: row.title,
-  value: row.value,
-  conditions: row.conditions,
-});
 
 const snippetRow = (row: SnippetRow) =>
   omitEmpty({ id: row.id, name: row.name, value: row.value, conditions: row.conditions });
@@ -132,7 +107,7 @@ export class InterfaceController {
   @Get('interface/menu/:name')
   @Auth()
   async menu(@Form() { name }: InterfaceRowPath, @CurrentCaller() caller: Caller) {
-    return menuRow(await this.ui.menu(caller.ecosystemId, name));
+    return this.ui.menu(caller.ecosystemId, name);
   }
 
   @ApiRoute({
@@ -187,7 +162,7 @@ export class InterfaceRpc {
 
   @RpcMethod('getMenuRow', { ...ROW_OF('menu'), result: MENU })
   async getMenuRow({ name }: InterfaceRowParams, { caller }: RpcCallContext) {
-    return menuRow(await this.ui.menu(caller.ecosystemId, name));
+    return this.ui.menu(caller.ecosystemId, name);
   }
 
   @RpcMethod('getSnippetRow', { ...ROW_OF('snippet'), result: SNIPPET })

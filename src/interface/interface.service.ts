@@ -2,14 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
 import { DatabaseService } from '../database/database.service';
+import type { MenuRow, SectionsPage } from './interface.answers';
 import { LanguageResources } from './language';
-
-export interface SectionsPage {
-  /** Visible sections of the ecosystem, before the caller's role filtered them (reference). */
-  count: number;
-  /** Each section with every value as text, members in name order; null when none is left. */
-  list: Record<string, string>[] | null;
-}
 
 export interface PageRow {
   id: bigint;
@@ -18,14 +12,6 @@ export interface PageRow {
   menu: string;
   validateCount: bigint;
   appId: bigint;
-  conditions: string;
-}
-
-export interface MenuRow {
-  id: bigint;
-  name: string;
-  title: string;
-  value: string;
   conditions: string;
 }
 
