@@ -5,25 +5,9 @@ import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { RpcRegistry } from '../rpc/rpc-registry.service';
 import { StartJsonRpcParams } from './system.dto';
 import { SystemService } from './system.service';
+import { NETWORK } from './system.answers';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
-
-const NETWORK = s.object({
-  network_id: s.decimalString(),
-  centrifugo_url: s.string(),
-  test: s.boolean('a test chain'),
-  private: s.boolean('a private chain'),
-  honor_nodes: s.array(
-    s.object({
-      tcp_address: s.string('"" when absent'),
-      api_address: s.string('"" when absent'),
-      public_key: s.string('the entry\'s `public_key` as text, unchecked (normally hex); "" when absent'),
-      unban_time: s.string('the entry\'s `unban_time` as text (Unix seconds); "0" when absent'),
-      stopped: s.boolean('true only where the entry has `"stopped": true`'),
-    }),
-    'the honor nodes (platform parameter honor_nodes)',
-  ),
-});
 
 @Controller('api/v2')
 export class SystemController {

@@ -1,17 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PlatformParametersService, type HonorNode } from '../chain/platform-parameters.service';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { NodeStateService } from '../common/node-state.service';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { NotifyService } from '../notify/notify.service';
+import type { NetworkInfo } from './system.answers';
 import { readBuildInfo, versionText, type BuildInfo } from '../common/build-info';
-
-export interface NetworkInfo {
-  network_id: string;
-  centrifugo_url: string;
-  test: boolean;
-  private: boolean;
-  honor_nodes: HonorNode[];
-}
 
 @Injectable()
 export class SystemService {
