@@ -206,7 +206,7 @@ export class AuthService {
     return row !== undefined;
   }
 
-  private async roles(ecosystem: bigint, account: string): Promise<{ role_id: bigint; role_name: string }[]> {
+  private async roles(ecosystem: bigint, account: string): Promise<NonNullable<LoginResult['roles']>> {
     const rows = await this.db.query<{ role_id: string | null; role_name: string | null }>(
       `SELECT "role"->>'id' AS "role_id", "role"->>'name' AS "role_name" FROM "1_roles_participants"
         WHERE "ecosystem" = $1 AND "member"->>'account' = $2 AND "deleted" = 0 ORDER BY "id"`,

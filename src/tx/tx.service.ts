@@ -17,6 +17,7 @@ import { formatBanTime, KeyBans } from '../chain/rules/key-bans';
 import { type QueuedShare, TxQueueBound } from './tx-queue-bound';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
 import { STATUS_ERROR_LENGTH } from '../chain/rules/tx-limits';
+import type { TxInfoData, TxStatus } from './tx.answers';
 
 /** One transaction of a sendTx request and the name it came under (form field, file part or RPC key). */
 export interface IncomingTx {
@@ -30,8 +31,6 @@ export interface SentTx {
   name: string;
   hash: string;
 }
-
-import type { TxInfoData, TxStatus } from './tx.answers';
 
 export interface TxInfo {
   blockId: bigint;
