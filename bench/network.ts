@@ -44,6 +44,7 @@ import {
   retried,
   sampleRss,
   signedTransfers,
+  settle,
   sleep,
   startNodeProcess,
   type NodeProcess,
@@ -426,6 +427,9 @@ async function measure(count: number) {
     watcher = await watchBlocks(members);
     commitsHeard = await hearCommits(members);
     finality = watchFinality(members[0]);
+    // The one-node phase's database writes and exit must not land in the network's window.
+    const settled = await settle();
+    console.log(`settled: waited ${settled.waitedMs} ms, machine ${Math.round(settled.busy * 100)} % busy`);
 
     const pids = members.map((member) => member.node!.process.pid!);
     const rss = pids.map((pid) => sampleRss(pid));
@@ -555,6 +559,7 @@ async function measure(count: number) {
       database: members[0].database?.url ? 'PostgreSQL' : 'embedded PostgreSQL',
       duration_s: DURATION_S,
       offered_per_s: RATE,
+      settled_before_window: { waited_ms: settled.waitedMs, machine_busy: settled.busy },
       sent: load.sent,
       refusedBusy: load.busy,
       committed_in_window: load.committedInWindow,

@@ -72,6 +72,27 @@ export function machineCpu(): { busy: number; total: number } {
 }
 
 /**
+ * Waits until the machine is quiet (less than `busyShare` of its CPU busy over a second), `limitMs` at
+ * most: what an earlier phase left running (PostgreSQL flushing its writes, a node exiting, the collector)
+ * must not be counted against the next phase. Returns how long it waited and the last second's busy share.
+ */
+export async function settle(
+  busyShare = 0.15,
+  limitMs = 30_000,
+): Promise<{ waitedMs: number; busy: number }> {
+  const startedAt = Date.now();
+  for (;;) {
+    const before = machineCpu();
+    await sleep(1000);
+    const after = machineCpu();
+    const busy = (after.busy - before.busy) / Math.max(1, after.total - before.total);
+    if (busy < busyShare || Date.now() - startedAt >= limitMs) {
+      return { waitedMs: Date.now() - startedAt, busy: Math.round(busy * 100) / 100 };
+    }
+  }
+}
+
+/**
  * A fresh database on the server of BENCH_DATABASE_URL, or none (the node's embedded database). `label`
  * tells apart the databases of one run (one per node).
  */
