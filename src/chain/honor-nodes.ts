@@ -110,11 +110,3 @@ export function slotAt(clock: SlotClock, nowMs: number): number {
 export function leaderOf(clock: SlotClock, slot: number): number {
   return leaderOfSlot(slot, clock.nodes);
 }
-
-/**
- * The leader of the slot a block time (whole seconds) falls in. A slot covers [start + q·slot,
- * start + (q+1)·slot): the producer stamps the second it is in, so the time is never ahead of it.
- */
-export function leaderAtBlockTime(clock: SlotClock, timeSeconds: bigint): number {
-  return leaderOf(clock, slotAt(clock, Number(timeSeconds) * 1000));
-}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type BlockHeader, type ConsensusAction, ConsensusCore, type Vote } from './consensus-core';
+import {
+  type BlockHeader,
+  type ConsensusAction,
+  ConsensusCore,
+  headerProblemIn,
+  type Vote,
+} from './consensus-core';
 
 const GENESIS: BlockHeader = { height: 0, hash: 'g', parent: '', slot: -1, producer: 0 };
 
@@ -150,5 +156,39 @@ describe('ConsensusCore', () => {
     expect(bans(node.refused({ source: 4, reason: 'bad signature' }))).toEqual([4]);
     expect(bans(node.refused({ source: 0, reason: 'own' }))).toEqual([]);
     expect(bans(node.refused({ source: -1, reason: 'a follower' }))).toEqual([]);
+  });
+});
+
+describe('headerProblemIn: a header judged apart from running its block', () => {
+  const context = { voters: 3, schedule: { startMs: 0, slotMs: 1000 } };
+  const header = (slot: number, producer: number, height = 5): BlockHeader => ({
+    height,
+    hash: 'h',
+    parent: 'p',
+    slot,
+    producer,
+  });
+  const kindOf = (problem: ReturnType<typeof headerProblemIn>) => problem?.kind;
+
+  it('takes a header of its slot leader, up to the clock and its tolerance', () => {
+    expect(headerProblemIn(header(7, 1), context, 7_000, 0)).toBeUndefined();
+    expect(headerProblemIn(header(9, 0), context, 7_000, 2_000)).toBeUndefined();
+  });
+
+  it('names the fault: another node than the leader, a slot ahead, a parent not before it, a final height', () => {
+    expect(kindOf(headerProblemIn(header(7, 2), context, 7_000, 0))).toBe('not-leader');
+    expect(kindOf(headerProblemIn(header(10, 1), context, 7_000, 2_000))).toBe('ahead');
+    const parent = { height: 4, slot: 8 };
+    expect(kindOf(headerProblemIn(header(7, 1), { ...context, parent }, 7_000, 0))).toBe('not-after-parent');
+    expect(
+      kindOf(headerProblemIn(header(7, 1, 6), { ...context, parent: { height: 4, slot: 6 } }, 7_000, 0)),
+    ).toBe('not-after-parent');
+    expect(kindOf(headerProblemIn(header(7, 1), { ...context, finalHeight: 5 }, 7_000, 0))).toBe(
+      'below-final',
+    );
+    // A leader may make several blocks in its slot.
+    expect(
+      headerProblemIn(header(7, 1), { ...context, parent: { height: 4, slot: 7 }, finalHeight: 4 }, 7_000, 0),
+    ).toBeUndefined();
   });
 });

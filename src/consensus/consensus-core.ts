@@ -123,6 +123,53 @@ export function leaderOfSlot(slot: number, voters: number): number {
   return ((slot % voters) + voters) % voters;
 }
 
+/** What a header is judged against ({@link headerProblemIn}). */
+export interface HeaderContext {
+  /** The voters and the slots of the header's time. */
+  voters: number;
+  schedule: SlotSchedule;
+  /** Its parent, when known. */
+  parent?: Pick<BlockHeader, 'height' | 'slot'>;
+  /** The highest final block's height, when known. */
+  finalHeight?: number;
+}
+
+/**
+ * Whether a received header may be taken, apart from running its block: its producer led its slot, the
+ * slot comes after its parent's and is not ahead of the clock (`nowMs` plus `toleranceMs`), and it is
+ * above the final block. The first two are faults no honest node makes; the last two may be a clock or a
+ * late message. The consensus core judges with what it holds; the node's block receiver with the voters
+ * active at the block's time and its chain's tip, so that a node catching up takes blocks made before the
+ * voters changed.
+ */
+export function headerProblemIn(
+  header: BlockHeader,
+  context: HeaderContext,
+  nowMs: number,
+  toleranceMs: number,
+): HeaderProblem | undefined {
+  const { voters, schedule, parent, finalHeight } = context;
+  if (leaderOfSlot(header.slot, voters) !== header.producer) {
+    return {
+      kind: 'not-leader',
+      reason: `node ${header.producer} is not the leader of slot ${header.slot}`,
+    };
+  }
+  if (header.slot > slotAt(schedule, nowMs + toleranceMs))
+    return { kind: 'ahead', reason: `slot ${header.slot} is ahead of our clock` };
+  // A leader may make several blocks in its slot, one after another.
+  if (parent && (parent.height + 1 !== header.height || parent.slot > header.slot)) {
+    return {
+      kind: 'not-after-parent',
+      reason: `block ${header.height} does not follow its parent's height and slot`,
+    };
+  }
+  if (finalHeight !== undefined && header.height <= finalHeight) {
+    return { kind: 'below-final', reason: `block ${header.height} is below the final block` };
+  }
+  return undefined;
+}
+
 /** What {@link ConsensusCore.mayProduce} allows: a block on `parent` in `slot`, begun before `buildEndsAtMs`. */
 export interface ProductionTurn {
   slot: number;
@@ -473,32 +520,17 @@ export class ConsensusCore {
   }
 
   /**
-   * Whether a received header may be taken, apart from running its block: its producer led its slot, the
-   * slot comes after its parent's and is not ahead of this node's clock (plus `toleranceMs`). The first two
-   * are faults no honest node makes; the last two may be a clock or a late message.
+   * Whether a received header may be taken, apart from running its block ({@link headerProblemIn}, judged
+   * by this core's voters and slots, its parent where the core knows it, and its final block).
    */
   headerProblem(header: BlockHeader, nowMs: number, toleranceMs: number): HeaderProblem | undefined {
     const { voters, schedule } = this.options;
-    if (leaderOfSlot(header.slot, voters) !== header.producer) {
-      return {
-        kind: 'not-leader',
-        reason: `node ${header.producer} is not the leader of slot ${header.slot}`,
-      };
-    }
-    if (header.slot > slotAt(schedule, nowMs + toleranceMs))
-      return { kind: 'ahead', reason: `slot ${header.slot} is ahead of our clock` };
-    const parent = this.headers.get(header.parent);
-    // A leader may make several blocks in its slot, one after another.
-    if (parent && (parent.height + 1 !== header.height || parent.slot > header.slot)) {
-      return {
-        kind: 'not-after-parent',
-        reason: `block ${header.height} does not follow its parent's height and slot`,
-      };
-    }
-    if (header.height <= this.finalHeader.height) {
-      return { kind: 'below-final', reason: `block ${header.height} is below the final block` };
-    }
-    return undefined;
+    return headerProblemIn(
+      header,
+      { voters, schedule, parent: this.headers.get(header.parent), finalHeight: this.finalHeader.height },
+      nowMs,
+      toleranceMs,
+    );
   }
 
   // ------------------------------------------------------------------------------------- decisions

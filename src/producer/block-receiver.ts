@@ -21,12 +21,13 @@ import {
   activeHonorNodes,
   agreedSlotMs,
   bareKey,
-  leaderAtBlockTime,
   SLOT_PARAMETERS,
+  slotAt,
   slotLengthMs,
   type SlotClock,
 } from '../chain/honor-nodes';
 import { NodeCrypto } from '../chain/node-crypto.service';
+import { headerProblemIn } from '../consensus/consensus-core';
 import { parseHonorNodes, PlatformParametersService } from '../chain/platform-parameters.service';
 import { BlockExecutor } from './block-executor';
 import { BlockProducer } from './block-producer.service';
@@ -34,7 +35,7 @@ import { storeBlock } from './block-store';
 import { rollbacksHash } from './rollbacks-hash';
 
 /** How far ahead of this node's clock a block's time may be (whole seconds, and clocks differ a little). */
-const CLOCK_TOLERANCE_S = 2n;
+const CLOCK_TOLERANCE_MS = 2000;
 
 /**
  * A block this node does not take. `bad`: the block itself is wrong (whoever sent it is at fault, and its
@@ -132,7 +133,7 @@ export class BlockReceiver {
       if (!bytesEqual(block.prevHeader.rollbacksHash, tip.rollbacksHash)) {
         throw new RefusedBlock(`block ${header.blockId}: the previous rollbacks hash is not ours`, true);
       }
-      this.checkHeader(block, tip.time, slots);
+      this.checkHeader(block, tip, slots);
       const txRefusal = await checkTx(block.txs, Number(header.timestamp) * 1000);
       if (txRefusal !== undefined) {
         throw new RefusedBlock(`block ${header.blockId}: a transaction: ${txRefusal}`, true);
@@ -208,26 +209,40 @@ export class BlockReceiver {
   }
 
   /**
-   * This network's id and block format, a time after the previous block's and not ahead of this node's
-   * clock, in its producer's slot.
+   * This network's id and block format and a time not before the previous block's; then the consensus
+   * core's rules for a header (its producer led its slot, which is not ahead of this node's clock), judged by
+   * the honor nodes active at the block's time.
    */
-  private checkHeader(block: ParsedBlock, tipTime: bigint, clock: SlotClock): void {
+  private checkHeader(block: ParsedBlock, tip: { id: bigint; time: bigint }, clock: SlotClock): void {
     const { header } = block;
     const refuse = (why: string) => new RefusedBlock(`block ${header.blockId}: ${why}`, true);
     if (header.networkId !== this.config.networkId) throw refuse(`network ${header.networkId} is not ours`);
     if (header.version !== BLOCK_VERSION || header.consensusMode !== 1 || header.ecosystemId !== 0n) {
       throw refuse('version, consensus mode or ecosystem is not the one this network uses');
     }
-    const nowSeconds = BigInt(Math.floor(Date.now() / 1000));
-    if (header.timestamp < tipTime) throw refuse('its time is before the previous block');
-    if (header.timestamp > nowSeconds + CLOCK_TOLERANCE_S) {
+    if (header.timestamp < tip.time) throw refuse('its time is before the previous block');
+    const slotOfTime = (time: bigint) => slotAt(clock, Number(time) * 1000);
+    const problem = headerProblemIn(
+      {
+        height: Number(header.blockId),
+        hash: hexOf(header.blockHash),
+        parent: hexOf(block.prevHeader.blockHash),
+        slot: slotOfTime(header.timestamp),
+        producer: Number(header.nodePosition),
+      },
+      {
+        voters: clock.nodes,
+        schedule: clock,
+        parent: { height: Number(tip.id), slot: slotOfTime(tip.time) },
+      },
+      Date.now(),
+      CLOCK_TOLERANCE_MS,
+    );
+    if (problem?.kind === 'ahead') {
       // This node's clock may be the one behind: no verdict on the block, which is tried again later.
-      throw new RefusedBlock(`block ${header.blockId}: its time is ahead of ours`, false);
+      throw new RefusedBlock(`block ${header.blockId}: ${problem.reason}`, false);
     }
-    const position = Number(header.nodePosition);
-    if (clock.nodes > 1 && leaderAtBlockTime(clock, header.timestamp) !== position) {
-      throw refuse(`node ${position} is not the leader of the slot of time ${header.timestamp}`);
-    }
+    if (problem) throw refuse(problem.reason);
   }
 
   private async run(
