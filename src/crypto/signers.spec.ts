@@ -3,6 +3,8 @@ import { keyIdToAddress } from './address';
 import { CryptoError } from './errors';
 import { HASHER_NAMES, createHasher, utf8 } from './hashers';
 import { bytesToHex, hexToBytes, keyIdFromPublicKey, parsePrivateKeyHex, publicKeyHex04 } from './keys';
+import * as secp256k1Noble from '@noble/secp256k1';
+import { OffThreadVerifier } from './off-thread-verify';
 import { CRYPTOER_NAMES, createSigner, derToCompact, isCryptoerName } from './signers';
 
 const keccak = createHasher('KECCAK256');
@@ -369,5 +371,65 @@ describe('createSigner', () => {
     expect(() => createSigner('SM2' as never, keccak)).toThrow('unknown cryptoer SM2');
     expect(k1Keccak.cryptoer).toBe('ECC_Secp256k1');
     expect(k1Keccak.hasher).toBe(keccak);
+  });
+});
+
+describe('verifyLater: the same verdicts, with the curve on another thread', () => {
+  const pub = hexToBytes(EXAMPLE2.publicKey);
+  const txHash = hexToBytes(EXAMPLE2.txHash);
+  const signature = hexToBytes(EXAMPLE2.signature);
+  const tampered = signature.slice();
+  tampered[10] ^= 1;
+
+  async function laterError(publicKey: Uint8Array, sig: Uint8Array, signer = k1Keccak): Promise<unknown> {
+    return signer.verifyLater(publicKey, txHash, sig).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+
+  it('accepts what verify accepts, low or high S, compact or DER, and refuses what it refuses', async () => {
+    expect(await laterError(pub, signature)).toBeUndefined();
+    expect(await laterError(pub, flipS(signature, SECP256K1_N))).toBeUndefined();
+    expect(
+      await laterError(pub, der(minimal(signature.subarray(0, 32)), minimal(signature.subarray(32)))),
+    ).toBe(undefined);
+    for (const bad of [tampered, new Uint8Array(64), new Uint8Array(64).fill(0xff)]) {
+      expect(await laterError(pub, bad)).toEqual(new CryptoError('Incorrect sign'));
+    }
+    expect(await laterError(new Uint8Array(64).fill(1), signature)).toEqual(
+      new CryptoError('Incorrect sign'),
+    );
+    expect(await laterError(pub.subarray(1), signature)).toEqual(
+      new CryptoError('invalid parameters len(public) = 63'),
+    );
+    expect(await laterError(pub, new Uint8Array())).toEqual(
+      new CryptoError('invalid parameters len(signature) == 0'),
+    );
+  });
+
+  it('answers each of many checks asked for at once, in their order', async () => {
+    const signatures = Array.from({ length: 60 }, (_, index) => (index % 3 === 1 ? tampered : signature));
+    const verdicts = await Promise.all(signatures.map((sig) => laterError(pub, sig)));
+    expect(verdicts.map((error) => error === undefined)).toEqual(signatures.map((sig) => sig === signature));
+  });
+
+  it('checks in this thread once its worker is gone, or when the worker cannot load', async () => {
+    const inThread = (sig: Uint8Array, digest: Uint8Array, publicKey: Uint8Array) =>
+      secp256k1Noble.verify(sig, digest, publicKey, { prehash: false, lowS: false });
+    const digest = keccak.hash(txHash);
+    const pub65 = Uint8Array.of(4, ...pub.subarray(pub.length - 64));
+    for (const bindingPath of [require.resolve('secp256k1/bindings'), '/nonexistent/binding.js']) {
+      const verifier = new OffThreadVerifier(bindingPath, inThread);
+      expect(
+        await Promise.all([
+          verifier.verify(signature, digest, pub65),
+          verifier.verify(tampered, digest, pub65),
+        ]),
+      ).toEqual([true, false]);
+      await verifier.close();
+      expect(await verifier.verify(signature, digest, pub65)).toBe(true);
+      expect(await verifier.verify(tampered, digest, pub65)).toBe(false);
+    }
   });
 });

@@ -5,6 +5,7 @@ import * as secp256k1 from '@noble/secp256k1';
 import { CryptoError } from './errors';
 import type { Hasher } from './hashers';
 import { parsePublicKey } from './keys';
+import { OffThreadVerifier } from './off-thread-verify';
 
 /** The node's `Cryptoer` setting, spelled as `getuid` reports it. */
 export type CryptoerName = 'ECC_Secp256k1' | 'ECC_P256';
@@ -27,6 +28,11 @@ export interface Signer {
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void;
   /** `verify` of a message already hashed (`hasher.hash(message)`): for messages hashed in steps. */
   verifyDigest(publicKey: Uint8Array, digest: Uint8Array, signature: Uint8Array): void;
+  /**
+   * `verify`, with the curve's arithmetic on another thread where the curve has one (secp256k1 through
+   * libsecp256k1): the same rules and errors, and the event loop free meanwhile.
+   */
+  verifyLater(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<void>;
 }
 
 /** What differs between the curves: all take a 32-byte digest and a 64-byte compact signature. */
@@ -36,6 +42,12 @@ interface Curve {
   uncompressedPublicKey(privateKey: Uint8Array): Uint8Array;
   signDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Array;
   verifyDigest(compactSignature: Uint8Array, digest: Uint8Array, publicKey65: Uint8Array): boolean;
+  /** `verifyDigest` on another thread, where the curve has one. */
+  verifyDigestLater?(
+    compactSignature: Uint8Array,
+    digest: Uint8Array,
+    publicKey65: Uint8Array,
+  ): Promise<boolean>;
 }
 
 /**
@@ -62,6 +74,14 @@ function loadNativeSecp256k1(): NativeSecp256k1 | undefined {
 
 const nativeSecp256k1 = loadNativeSecp256k1();
 
+function verifyNatively(signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean {
+  const native = nativeSecp256k1!;
+  return native.ecdsaVerify(native.signatureNormalize(Uint8Array.from(signature)), digest, publicKey);
+}
+
+/** Started at the first check that wants it (a node admitting transactions), shared by every signer. */
+let offThread: OffThreadVerifier | undefined;
+
 // The standalone secp256k1 package leaves its synchronous hashes to the caller; RFC 6979 needs HMAC-SHA256.
 secp256k1.hashes.sha256 ??= sha256;
 secp256k1.hashes.hmacSha256 ??= (key, message) => hmac(sha256, key, message);
@@ -76,9 +96,10 @@ const CURVES: Record<CryptoerName, Curve> = {
         // RFC 6979 with low S, as @noble/secp256k1 signs: the same bytes either way.
         signDigest: (digest, privateKey) => nativeSecp256k1.ecdsaSign(digest, privateKey).signature,
         // libsecp256k1 accepts only low S; the reference's high-S signatures are normalised first.
-        verifyDigest: (signature, digest, publicKey) =>
-          nativeSecp256k1.ecdsaVerify(
-            nativeSecp256k1.signatureNormalize(Uint8Array.from(signature)),
+        verifyDigest: verifyNatively,
+        verifyDigestLater: (signature, digest, publicKey) =>
+          (offThread ??= new OffThreadVerifier(require.resolve('secp256k1/bindings'), verifyNatively)).verify(
+            signature,
             digest,
             publicKey,
           ),
@@ -126,11 +147,7 @@ export function createSigner(cryptoer: CryptoerName, hasher: Hasher): Signer {
       this.verifyDigest(publicKey, hasher.hash(message), signature);
     },
     verifyDigest(publicKey: Uint8Array, digest: Uint8Array, signature: Uint8Array): void {
-      const publicKey64 = parsePublicKey(publicKey);
-      const compact = compactSignature(signature);
-      const publicKey65 = new Uint8Array(1 + publicKey64.length);
-      publicKey65[0] = 0x04;
-      publicKey65.set(publicKey64, 1);
+      const { compact, publicKey65 } = verificationInput(publicKey, signature);
       let valid: boolean;
       try {
         valid = curve.verifyDigest(compact, digest, publicKey65);
@@ -140,7 +157,27 @@ export function createSigner(cryptoer: CryptoerName, hasher: Hasher): Signer {
       }
       if (!valid) throw new CryptoError('Incorrect sign');
     },
+    async verifyLater(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<void> {
+      if (!curve.verifyDigestLater) return this.verify(publicKey, message, signature);
+      const { compact, publicKey65 } = verificationInput(publicKey, signature);
+      if (!(await curve.verifyDigestLater(compact, hasher.hash(message), publicKey65))) {
+        throw new CryptoError('Incorrect sign');
+      }
+    },
   });
+}
+
+/** The key as 04‖X‖Y and the signature as r‖s, with the reference's rules and error texts. */
+function verificationInput(
+  publicKey: Uint8Array,
+  signature: Uint8Array,
+): { compact: Uint8Array; publicKey65: Uint8Array } {
+  const publicKey64 = parsePublicKey(publicKey);
+  const compact = compactSignature(signature);
+  const publicKey65 = new Uint8Array(1 + publicKey64.length);
+  publicKey65[0] = 0x04;
+  publicKey65.set(publicKey64, 1);
+  return { compact, publicKey65 };
 }
 
 function withInvalidPrivateKeyError(operation: () => Uint8Array): Uint8Array {

@@ -89,6 +89,22 @@ export class TxAdmission {
     private readonly admittedTxs: AdmittedTxs,
   ) {}
 
+  /**
+   * {@link admit} for several transactions at once: each one's admission or its refusal, in their order.
+   * Their signature checks go to the verifying thread together. Any other error (this node's own) is thrown.
+   */
+  async admitEach(
+    transactions: readonly Uint8Array[],
+    limits: AdmissionLimits,
+  ): Promise<(AdmittedTx | TxRefusal)[]> {
+    const outcomes = await Promise.allSettled(transactions.map((bytes) => this.admit(bytes, limits)));
+    return outcomes.map((outcome) => {
+      if (outcome.status === 'fulfilled') return outcome.value;
+      if (outcome.reason instanceof TxRefusal) return outcome.reason;
+      throw outcome.reason;
+    });
+  }
+
   async admit(bytes: Uint8Array, limits: AdmissionLimits): Promise<AdmittedTx> {
     if (bytes.length === 0) throw new TxRefusal('empty transaction buffer');
     const envelope = this.openEnvelope(bytes, limits.nowMs);
@@ -249,7 +265,8 @@ export class TxAdmission {
       publicKey = asBuffer(row.pub);
     }
     try {
-      this.crypto.signer.verify(publicKey, hash, signature);
+      // Off the event loop: a client's batch is checked while blocks run.
+      await this.crypto.signer.verifyLater(publicKey, hash, signature);
     } catch (error) {
       if (error instanceof CryptoError) throw refuse(error.message);
       throw error;

@@ -109,17 +109,16 @@ export class TxService {
     const nowMs = Date.now();
     const admitted: AdmittedTx[] = [];
     const refused: TxRefusal[] = [];
+    const wellFormed = incoming.filter((tx) => !tx.malformed);
+    const outcomes = await this.admission.admitEach(
+      wellFormed.map((tx) => tx.bytes),
+      { maxTxSize, nowMs },
+    );
+    let next = 0;
     for (const tx of incoming) {
-      if (tx.malformed) {
-        refused.push(new TxRefusal(tx.malformed));
-        continue;
-      }
-      try {
-        admitted.push(await this.admission.admit(tx.bytes, { maxTxSize, nowMs }));
-      } catch (error) {
-        if (!(error instanceof TxRefusal)) throw error;
-        refused.push(error);
-      }
+      const outcome = tx.malformed ? new TxRefusal(tx.malformed) : outcomes[next++];
+      if (outcome instanceof TxRefusal) refused.push(outcome);
+      else admitted.push(outcome);
     }
     if (refused.length > 0) {
       for (const refusal of refused) this.metrics.txRefused(refusal.reason);
@@ -163,13 +162,9 @@ export class TxService {
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
     const nowMs = Date.now();
     const admitted: AdmittedTx[] = [];
-    for (const bytes of txs) {
-      try {
-        admitted.push(await this.admission.admit(bytes, { maxTxSize, nowMs }));
-      } catch (error) {
-        if (!(error instanceof TxRefusal)) throw error;
-        this.metrics.txRefused(error.reason);
-      }
+    for (const outcome of await this.admission.admitEach(txs, { maxTxSize, nowMs })) {
+      if (outcome instanceof TxRefusal) this.metrics.txRefused(outcome.reason);
+      else admitted.push(outcome);
     }
     const known = await this.knownAmong(admitted.map((tx) => tx.hash));
     let fresh = admitted.filter((tx) => !known.has(tx.hash.toString('hex')));
@@ -245,17 +240,13 @@ export class TxService {
     );
     const queuedData = new Map(queued.map((row) => [asBuffer(row.hash).toString('hex'), asBuffer(row.data)]));
     const maxTxSize = Number((await this.parameters.get('max_tx_size')) ?? 33_554_432);
-    for (const { bytes, hash } of unknown) {
-      if (queuedData.get(hash)?.equals(bytes)) continue;
-      try {
-        // A transaction's own second may be the block's: "now" is the end of that second.
-        await this.admission.admit(bytes, { maxTxSize, nowMs: blockTimeMs + 999 });
-      } catch (error) {
-        if (error instanceof TxRefusal) return error.message;
-        throw error;
-      }
-    }
-    return undefined;
+    const toAdmit = unknown.filter(({ bytes, hash }) => !queuedData.get(hash)?.equals(bytes));
+    // A transaction's own second may be the block's: "now" is the end of that second.
+    const outcomes = await this.admission.admitEach(
+      toAdmit.map((tx) => tx.bytes),
+      { maxTxSize, nowMs: blockTimeMs + 999 },
+    );
+    return outcomes.find((outcome) => outcome instanceof TxRefusal)?.message;
   }
 
   /** Status and queue rows for admitted transactions; a pending one sent again is simply kept. */
