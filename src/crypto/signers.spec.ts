@@ -4,7 +4,7 @@ import { CryptoError } from './errors';
 import { HASHER_NAMES, createHasher, utf8 } from './hashers';
 import { bytesToHex, hexToBytes, keyIdFromPublicKey, parsePrivateKeyHex, publicKeyHex04 } from './keys';
 import * as secp256k1Noble from '@noble/secp256k1';
-import { OffThreadVerifier } from './off-thread-verify';
+import { offThreadVerifier } from './off-thread-verify';
 import { CRYPTOER_NAMES, createSigner, derToCompact, isCryptoerName } from './signers';
 
 const keccak = createHasher('KECCAK256');
@@ -420,16 +420,12 @@ describe('verifyLater: the same verdicts, with the curve on another thread', () 
     const digest = keccak.hash(txHash);
     const pub65 = Uint8Array.of(4, ...pub.subarray(pub.length - 64));
     for (const bindingPath of [require.resolve('secp256k1/bindings'), '/nonexistent/binding.js']) {
-      const verifier = new OffThreadVerifier(bindingPath, inThread);
-      expect(
-        await Promise.all([
-          verifier.verify(signature, digest, pub65),
-          verifier.verify(tampered, digest, pub65),
-        ]),
-      ).toEqual([true, false]);
+      const verifier = offThreadVerifier(bindingPath, inThread);
+      const check = (sig: Uint8Array) => verifier.run({ signature: sig, digest, publicKey: pub65 });
+      expect(await Promise.all([check(signature), check(tampered)])).toEqual([true, false]);
       await verifier.close();
-      expect(await verifier.verify(signature, digest, pub65)).toBe(true);
-      expect(await verifier.verify(tampered, digest, pub65)).toBe(false);
+      expect(await check(signature)).toBe(true);
+      expect(await check(tampered)).toBe(false);
     }
   });
 });

@@ -5,7 +5,8 @@ import * as secp256k1 from '@noble/secp256k1';
 import { CryptoError } from './errors';
 import type { Hasher } from './hashers';
 import { parsePublicKey } from './keys';
-import { OffThreadVerifier } from './off-thread-verify';
+import { offThreadVerifier, ownBytes, type SignatureCheck } from './off-thread-verify';
+import type { WorkerBatches } from '../threads/worker-batches';
 
 /** The node's `Cryptoer` setting, spelled as `getuid` reports it. */
 export type CryptoerName = 'ECC_Secp256k1' | 'ECC_P256';
@@ -80,7 +81,7 @@ function verifyNatively(signature: Uint8Array, digest: Uint8Array, publicKey: Ui
 }
 
 /** Started at the first check that wants it (a node admitting transactions), shared by every signer. */
-let offThread: OffThreadVerifier | undefined;
+let offThread: WorkerBatches<SignatureCheck, boolean> | undefined;
 
 // The standalone secp256k1 package leaves its synchronous hashes to the caller; RFC 6979 needs HMAC-SHA256.
 secp256k1.hashes.sha256 ??= sha256;
@@ -98,10 +99,8 @@ const CURVES: Record<CryptoerName, Curve> = {
         // libsecp256k1 accepts only low S; the reference's high-S signatures are normalised first.
         verifyDigest: verifyNatively,
         verifyDigestLater: (signature, digest, publicKey) =>
-          (offThread ??= new OffThreadVerifier(require.resolve('secp256k1/bindings'), verifyNatively)).verify(
-            signature,
-            digest,
-            publicKey,
+          (offThread ??= offThreadVerifier(require.resolve('secp256k1/bindings'), verifyNatively)).run(
+            ownBytes({ signature, digest, publicKey }),
           ),
       }
     : {

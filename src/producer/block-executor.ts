@@ -50,6 +50,8 @@ export interface BlockContext {
   keyId: bigint;
   nodePosition: bigint;
   limits: BlockLimits;
+  /** Told of each transaction the block takes, as it takes it (the producer starts its compression then). */
+  onIncluded?(tx: IncludedTx): void;
 }
 
 export interface IncludedTx {
@@ -280,7 +282,7 @@ export class BlockExecutor {
       perUser.set(tx.keyId, count + 1);
       size += stored.length;
       fuel += outcome.fuel;
-      executed.included.push({
+      const included: IncludedTx = {
         hash,
         stored,
         result: outcome.result,
@@ -288,7 +290,9 @@ export class BlockExecutor {
         keyId: tx.keyId,
         ecosystemId: tx.ecosystemId,
         timestampMs,
-      });
+      };
+      executed.included.push(included);
+      context.onIncluded?.(included);
     }
     return executed;
   }

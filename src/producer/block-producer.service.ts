@@ -10,7 +10,7 @@ import { NodeStateService } from '../common/node-state.service';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
-import { buildBlock, compressTxs } from '../chain/codec';
+import { buildBlock, compressTxLater } from '../chain/codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
@@ -277,6 +277,8 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       const blockId = tip.id + 1n;
       const started = Date.now();
       const calls = await this.delayed.calls(sql, blockId, time);
+      // Each transaction the block takes is compressed on another thread while the rest run.
+      const compressed = new Map<Buffer, Promise<Uint8Array>>();
       const executed = await this.executor.run(
         sql,
         {
@@ -285,6 +287,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
           keyId: this.identity.keys.owner.keyId,
           nodePosition: BigInt(this.position),
           limits,
+          onIncluded: (tx) => compressed.set(tx.stored, compressTxLater(tx.stored)),
         },
         calls,
       );
@@ -298,7 +301,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       changedPlatformParameters = executed.journal.some(
         (record) => record.table_name === '1_platform_parameters',
       );
-      const block = await this.writeBlock(sql, tip, blockId, time, executed);
+      const block = await this.writeBlock(sql, tip, blockId, time, executed, compressed);
       this.learnWriteShare(ran - started, Date.now() - ran);
       notices = executed.notices;
       txHashes = executed.included.map((tx) => tx.hash);
@@ -409,6 +412,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
     blockId: bigint,
     time: bigint,
     executed: ExecutedBlock,
+    compressed: ReadonlyMap<Buffer, Promise<Uint8Array>>,
   ): Promise<ProducedBlock> {
     const hasher = this.crypto.hasher;
     const digest = rollbacksHash(blockId, executed.journal, hasher);
@@ -431,7 +435,9 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
       },
       prevHeader: { blockId: tip.id, blockHash: tip.hash, rollbacksHash: tip.rollbacksHash },
       txs: executed.included.map((tx) => tx.stored),
-      compressedTxs: await compressTxs(executed.included.map((tx) => tx.stored)),
+      compressedTxs: await Promise.all(
+        executed.included.map((tx) => compressed.get(tx.stored) ?? compressTxLater(tx.stored)),
+      ),
       rollbacksHash: digest,
       hash: (data) => hasher.hash(data),
       sign: (message) => this.crypto.signer.sign(this.identity.keys.node.privateKey, message),

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
  * A unit is the longest folder of this list that holds the file; files directly in `src/` are the top.
  */
 const UNITS = [
+  // CPU work on threads of its own, in batches (signature checks, a block's compression)
+  'threads',
   'crypto',
   'config',
   'vm',

@@ -5,7 +5,7 @@ import {
   buildBlock,
   blockHash,
   compressTx,
-  compressTxs,
+  compressTxLater,
   decompressTx,
   forSha,
   forSign,
@@ -318,15 +318,20 @@ describe('buildBlock / parseBlock', () => {
   });
 });
 
-describe('compressTxs', () => {
-  it('compresses in slices to the very bytes compressTx gives', async () => {
+describe('compressTx and compressTxLater', () => {
+  it('compresses on another thread to the very bytes compressTx gives, views into larger buffers too', async () => {
     const txs = [
       new Uint8Array(0),
       new Uint8Array(300).fill(7),
       Uint8Array.from({ length: 5000 }, (_, i) => i % 251),
       ...Array.from({ length: 600 }, (_, i) => Uint8Array.from({ length: 40 + i }, (_, j) => (i * j) % 256)),
     ];
-    expect(await compressTxs(txs)).toEqual(txs.map(compressTx));
+    const pooled = Buffer.from('a view into a larger buffer, as Node pools small ones'.repeat(3));
+    txs.push(pooled.subarray(2, 60));
+    const later = await Promise.all(txs.map(compressTxLater));
+    expect(later.map((tx) => Buffer.from(tx).toString('hex'))).toEqual(
+      txs.map((tx) => Buffer.from(compressTx(tx)).toString('hex')),
+    );
   });
 
   it('sizes the window to the transaction, and any inflater reads it back', () => {

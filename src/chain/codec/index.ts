@@ -74,7 +74,7 @@ export {
   blockHash,
   buildBlock,
   compressTx,
-  compressTxs,
+  compressTxLater,
   decompressTx,
   forSha,
   forSign,
