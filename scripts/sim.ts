@@ -14,6 +14,8 @@ const USAGE = `usage: npm run sim -- [options]
   --faults LIST      comma-separated fault kinds, or all, or none (default all)
   --fork-choice R    votes (default) or longest (the old rule, known bad)
   --tx-per-slot N    client transactions offered per slot (default 20)
+  --propagation P    direct (default: each node sends to every other) or gossip (a mesh that passes on)
+  --mesh-degree N    gossip: mesh peers a node (default 8)
   --json             print the whole summary as JSON before the last line
   --help             this text
 fault kinds:
@@ -28,6 +30,12 @@ function integer(name: string, value: string | undefined): number {
   const parsed = Number(value);
   if (value === undefined || !Number.isInteger(parsed) || parsed < 0) fail(`${name} needs a whole number`);
   return parsed;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
+  if (!(allowed as readonly (string | undefined)[]).includes(value))
+    fail(`${name} is ${allowed.join(' or ')}`);
+  return value as T;
 }
 
 function parseFaults(value: string | undefined): FaultKind[] {
@@ -49,6 +57,8 @@ function main(): void {
   let faults: FaultKind[] = [...FAULT_KINDS];
   let forkChoice: 'votes' | 'longest' = 'votes';
   let txPerSlot = 20;
+  let propagation: 'direct' | 'gossip' = 'direct';
+  let meshDegree = 8;
   let json = false;
   for (let i = 0; i < args.length; i++) {
     const option = args[i];
@@ -70,14 +80,18 @@ function main(): void {
       case '--faults':
         faults = parseFaults(args[++i]);
         break;
-      case '--fork-choice': {
-        const rule = args[++i];
-        if (rule !== 'votes' && rule !== 'longest') fail('--fork-choice is votes or longest');
-        forkChoice = rule;
+      case '--fork-choice':
+        forkChoice = oneOf(option, args[++i], ['votes', 'longest']);
         break;
-      }
       case '--tx-per-slot':
         txPerSlot = integer(option, args[++i]);
+        break;
+      case '--propagation':
+        propagation = oneOf(option, args[++i], ['direct', 'gossip']);
+        break;
+      case '--mesh-degree':
+        meshDegree = integer(option, args[++i]);
+        if (meshDegree < 2) fail('--mesh-degree needs at least 2');
         break;
       case '--json':
         json = true;
@@ -87,7 +101,7 @@ function main(): void {
     }
   }
   const started = Date.now();
-  const summary = simulate({ nodes, seed, slots, faults, forkChoice, txPerSlot });
+  const summary = simulate({ nodes, seed, slots, faults, forkChoice, txPerSlot, propagation, meshDegree });
   if (json) console.log(JSON.stringify(summary, null, 2));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(

@@ -58,6 +58,26 @@ describe('consensus simulator', () => {
     expect(failures(runs)).toEqual([]);
   });
 
+  it('gossip (a mesh that passes on what it had not seen): every invariant under every fault', () => {
+    const runs = [4, 7, 21].flatMap((nodes) =>
+      Array.from({ length: nodes > 10 ? 3 : 6 }, (_, index) =>
+        simulate({
+          nodes,
+          seed: 300 + index,
+          slots: nodes > 10 ? 80 : 150,
+          faults: ALL,
+          propagation: 'gossip',
+        }),
+      ),
+    );
+    expect(failures(runs)).toEqual([]);
+    // Every node passes a block on to its mesh: more copies in all than a producer sending to everyone.
+    const direct = simulate({ nodes: 21, seed: 1, slots: 40, faults: [] });
+    const gossip = simulate({ nodes: 21, seed: 1, slots: 40, faults: [], propagation: 'gossip' });
+    expect(gossip.messages.byKind.block).toBeGreaterThan(direct.messages.byKind.block);
+    expect(gossip.finalHeight).toBeGreaterThan(0);
+  });
+
   // Seeds that broke the core before its fixes (see the commit that added the simulator): they stay.
   it.each([
     // voted for a block conflicting with a final one (chain off the final branch), then stalled on it

@@ -77,6 +77,13 @@ export interface SimulationOptions {
   faultShare?: number;
   /** Each node re-sends its votes above its final block and its status every this many slots. */
   resendEverySlots?: number;
+  /**
+   * How blocks, votes and transactions spread: each node sends them to every other node itself
+   * (`direct`, as the node does today), or to about `meshDegree` mesh peers that pass on what they had not
+   * seen (`gossip`, as a gossipsub mesh does). Fetches are point to point either way.
+   */
+  propagation?: 'direct' | 'gossip';
+  meshDegree?: number;
 }
 
 type Settings = Required<Omit<SimulationOptions, 'faults' | 'unlockedVoting' | 'forkChoice'>> & {
@@ -110,6 +117,8 @@ function settle(options: SimulationOptions): Settings {
     txFinalitySlots: options.txFinalitySlots ?? 3 * nodes + 20,
     faultShare: options.faultShare ?? 0.6,
     resendEverySlots: options.resendEverySlots ?? 1,
+    propagation: options.propagation ?? 'direct',
+    meshDegree: options.meshDegree ?? 8,
   };
 }
 
@@ -158,6 +167,28 @@ export interface SimulationSummary {
 // ----------------------------------------------------------------------------------------- plumbing
 
 /** mulberry32: small, fast, and good enough to pick latencies and faults. */
+/**
+ * A random mesh of about `degree` peers a node (each picks half of them; links go both ways), or every
+ * other node when there are few.
+ */
+function meshOf(nodes: number, degree: number, random: () => number): number[][] {
+  const peers = Array.from({ length: nodes }, () => new Set<number>());
+  if (nodes - 1 <= degree) {
+    for (let a = 0; a < nodes; a++) for (let b = 0; b < nodes; b++) if (a !== b) peers[a].add(b);
+  } else {
+    for (let a = 0; a < nodes; a++) {
+      for (let picked = 0; picked < Math.ceil(degree / 2);) {
+        const b = Math.floor(random() * nodes);
+        if (b === a || peers[a].has(b)) continue;
+        peers[a].add(b);
+        peers[b].add(a);
+        picked++;
+      }
+    }
+  }
+  return peers.map((set) => [...set].sort((a, b) => a - b));
+}
+
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -291,6 +322,8 @@ class SimNode {
   readonly retries = new Set<Hash>();
   restartedAtMs?: number;
   catchUpTarget = 0;
+  /** Gossip: what this node has already received or sent (ids of blocks, headers, votes, transactions). */
+  readonly seen = new Set<string>();
 
   constructor(
     readonly id: number,
@@ -313,6 +346,8 @@ class World {
     [GENESIS.hash, { header: GENESIS, txs: [], bytes: 0, valid: true }],
   ]);
   readonly baseLatency: number[][] = [];
+  /** Gossip: each node's mesh peers. */
+  readonly mesh: number[][];
   now = 0;
   step = 0;
   /** The final chain as the honest nodes reported it, by height. */
@@ -354,6 +389,11 @@ class World {
       this.nodes.push(node);
     }
     this.faultsEndMs = Math.floor(settings.slots * settings.faultShare) * settings.slotMs;
+    // From a random stream of its own, so that a seed's direct runs stay what they were.
+    this.mesh =
+      settings.propagation === 'gossip'
+        ? meshOf(nodes, settings.meshDegree, seededRandom(settings.seed ^ 0x5eed))
+        : [];
   }
 
   /** At most a third of the nodes (and one at least) are faulty, one fault kind each. */
@@ -450,11 +490,60 @@ class World {
   }
 
   broadcast(from: SimNode, message: Message): void {
-    for (let to = 0; to < this.nodes.length; to++) this.send(from, to, message);
+    if (this.settings.propagation === 'direct') {
+      for (let to = 0; to < this.nodes.length; to++) this.send(from, to, message);
+      return;
+    }
+    this.unseen(from, message);
+    for (const to of this.mesh[from.id]) this.send(from, to, message);
   }
 
-  deliver(node: SimNode, from: number, message: Message): void {
-    if ((node.banned.get(from) ?? -1) > this.now && message.kind !== 'fetch') return;
+  /** Gossip: the part of `message` that `node` had not seen, now marked seen; undefined when none. */
+  private unseen(node: SimNode, message: Message): Message | undefined {
+    const fresh = (id: string) => {
+      if (node.seen.has(id)) return false;
+      node.seen.add(id);
+      return true;
+    };
+    switch (message.kind) {
+      case 'votes': {
+        const votes = message.votes.filter((vote) => fresh(`v${vote.voter}:${vote.height}:${vote.hash}`));
+        return votes.length > 0 ? { kind: 'votes', votes } : undefined;
+      }
+      case 'txs': {
+        const txs = message.txs.filter((tx) => fresh(`t${tx}`));
+        return txs.length > 0 ? { kind: 'txs', txs } : undefined;
+      }
+      case 'header':
+        return fresh(`h${message.header.hash}`) ? message : undefined;
+      case 'block':
+        return fresh(`b${message.block.header.hash}`) ? message : undefined;
+      default:
+        return message;
+    }
+  }
+
+  /**
+   * Gossip: what a mesh peer sent that this node had not seen goes on to its other mesh peers (at once, as
+   * the model's validation takes no time). A status is a neighbour's alone; the votes in it that this node
+   * had not seen go on as votes. Returns the part to deliver here, or undefined when nothing is new.
+   */
+  private passOn(node: SimNode, from: number, message: Message): Message | undefined {
+    if (message.kind === 'fetch' || message.kind === 'fetched') return message;
+    if (message.kind === 'status') {
+      const votes = this.unseen(node, { kind: 'votes', votes: message.votes });
+      if (votes) for (const to of this.mesh[node.id]) if (to !== from) this.send(node, to, votes);
+      return message;
+    }
+    const fresh = this.unseen(node, message);
+    if (fresh) for (const to of this.mesh[node.id]) if (to !== from) this.send(node, to, fresh);
+    return fresh;
+  }
+
+  deliver(node: SimNode, from: number, sent: Message): void {
+    if ((node.banned.get(from) ?? -1) > this.now && sent.kind !== 'fetch') return;
+    const message = this.settings.propagation === 'gossip' ? this.passOn(node, from, sent) : sent;
+    if (!message) return;
     switch (message.kind) {
       case 'block':
         this.receiveBlock(node, message.block, from, []);
