@@ -17,13 +17,23 @@ import { Finality } from '../chain/finality.service';
 import { BlocksService, type BlockRef, type BlockSummary, type StoredBlock } from './blocks.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
+import {
+  BLOCK_SUMMARY,
+  BLOCKS_TX_INFO,
+  DETAILED_BLOCK,
+  DETAILED_BLOCKS,
+  type BlockInBrief,
+  type BlocksTxInfo,
+  type DetailedBlock,
+  type DetailedBlocks,
+} from './blocks.answers';
 
 /** REST writes byte fields as base64 (Go []byte), JSON-RPC as hex. */
 type Encode = (bytes: Buffer) => string;
 const base64: Encode = (bytes) => bytes.toString('base64');
 const hex: Encode = (bytes) => bytes.toString('hex');
 
-function blockSummary(block: BlockSummary, encode: Encode) {
+function blockSummary(block: BlockSummary, encode: Encode): BlockInBrief {
   return {
     hash: encode(block.hash),
     ecosystem_id: block.ecosystemId,
@@ -37,7 +47,7 @@ function blockSummary(block: BlockSummary, encode: Encode) {
 }
 
 /** The blocks list: per block (keyed by height, as text, in text order) its transactions in brief. */
-function blocksTxInfo(blocks: readonly StoredBlock[], encode: Encode) {
+function blocksTxInfo(blocks: readonly StoredBlock[], encode: Encode): BlocksTxInfo {
   const entries = blocks.map((block) => [
     block.id.toString(),
     block.content.transactions.map((tx) => ({
@@ -50,11 +60,8 @@ function blocksTxInfo(blocks: readonly StoredBlock[], encode: Encode) {
   return Object.fromEntries(entries.sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1)));
 }
 
-/**
- * A block in detail. The reference's members, plus the interface document's spellings where they differ
- * (`rollback_hash`; `sys_update` on REST) — a superset no client is hurt by (decisions.md).
- */
-function detailedBlock(block: StoredBlock, encode: Encode, rest: boolean) {
+/** A block in detail ({@link DETAILED_BLOCK}); `sys_update` on REST only. */
+function detailedBlock(block: StoredBlock, encode: Encode, rest: boolean): DetailedBlock {
   const { header, merkleRoot } = block.content;
   return {
     header: {
@@ -88,7 +95,7 @@ function detailedBlock(block: StoredBlock, encode: Encode, rest: boolean) {
   };
 }
 
-function detailedBlocks(blocks: readonly StoredBlock[], encode: Encode, rest: boolean) {
+function detailedBlocks(blocks: readonly StoredBlock[], encode: Encode, rest: boolean): DetailedBlocks {
   const entries = blocks.map((block) => [block.id.toString(), detailedBlock(block, encode, rest)] as const);
   return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
@@ -120,62 +127,6 @@ function blockRef({ block }: BlockIdOrHashParams): BlockRef {
   return ref;
 }
 
-/** A block in brief; byte fields base64 on REST, hex on JSON-RPC. */
-const BLOCK_SUMMARY = s.object({
-  hash: s.string('block hash'),
-  ecosystem_id: s.integer(),
-  key_id: s.integer('key of the node that made it'),
-  time: s.integer('Unix time, seconds'),
-  tx_count: s.integer(),
-  rollbacks_hash: s.string(),
-  node_position: s.integer(),
-  consensus_mode: s.integer(),
-});
-const TX_BRIEF = s.object({
-  hash: s.string(),
-  contract_name: s.string(),
-  params: s.nullable(s.map(s.any())),
-  key_id: s.integer(),
-});
-const BLOCKS_TX_INFO = s.map(s.array(TX_BRIEF), 'by block id: its transactions in brief');
-const DETAILED_BLOCK = s.object(
-  {
-    header: s.object({
-      block_id: s.integer(),
-      time: s.integer(),
-      key_id: s.integer(),
-      node_position: s.integer(),
-      version: s.integer(),
-    }),
-    hash: s.string(),
-    node_position: s.integer(),
-    key_id: s.integer(),
-    time: s.integer(),
-    tx_count: s.integer(),
-    size: s.string(
-      'size of the stored block: two decimals and a unit, no space, e.g. "1.20KiB" or "512.00B"',
-    ),
-    rollbacks_hash: s.string(),
-    rollback_hash: s.string('the same, as the interface document spells it'),
-    merkle_root: s.string(),
-    bin_data: s.string('the block as stored'),
-    sys_update: s.boolean('REST only'),
-    stop_count: s.integer(),
-    transactions: s.array(
-      s.object({
-        hash: s.string(),
-        contract_name: s.string(),
-        params: s.any(),
-        key_id: s.integer(),
-        time: s.integer(),
-        type: s.integer(),
-        size: s.string('size of its payload, as the block size, e.g. "412.00B"'),
-      }),
-    ),
-  },
-  { optional: ['sys_update'] },
-);
-const DETAILED_BLOCKS = s.map(DETAILED_BLOCK, 'by block id');
 @Controller('api/v2')
 export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
