@@ -9,7 +9,7 @@ import { TableError } from '../table-access/catalog';
 import { LIST_LIMITS, TablesService, type ListQuery, type Reader } from './tables.service';
 import { parseOrderText, parseWhereText, whereFromJson } from '../table-access/where-text';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
-import { schema as s } from '../api-docs/schema';
+import { HISTORY, ROW, ROWS_PAGE, SUM, TABLE_COUNTS, TABLE_INFO } from './tables.answers';
 import type { ErrorCode } from '../common/error-codes';
 import {
   HistoryParams,
@@ -55,36 +55,6 @@ function parsed<T>(read: () => T): T {
 const TABLE_READ_ERRORS: ErrorCode[] = ['E_TABLENOTFOUND', 'E_ECOSYSTEM', 'E_SERVER'];
 /** The row reads add no such row (E_NOTFOUND) and a database failure (E_QUERY). */
 const ROW_ERRORS: ErrorCode[] = [...TABLE_READ_ERRORS, 'E_NOTFOUND', 'E_QUERY'];
-const TABLE_COUNTS = s.object({
-  count: s.integer('tables in the ecosystem'),
-  list: s.array(s.object({ name: s.string(), count: s.decimalString() })),
-});
-const TABLE_INFO = s.object(
-  {
-    name: s.string(),
-    insert: s.string(),
-    new_column: s.string(),
-    update: s.string(),
-    read: s.string(),
-    filter: s.string(),
-    conditions: s.string(),
-    app_id: s.decimalString(),
-    columns: s.array(s.object({ name: s.string(), type: s.string(), perm: s.string() })),
-  },
-  { optional: ['read', 'filter'] },
-);
-/** Every value of a row is a string, whatever its column's type. */
-const ROW_VALUES =
-  'a row: column (`column.key` for a JSON path asked in `columns`) → its value as text: bytes hex, NULL ' +
-  '"NULL", booleans "true"/"false", timestamps RFC 3339, JSON columns their JSON text';
-const ROWS_PAGE = s.object({
-  count: s.integer('matching rows'),
-  list: s.nullable(s.array(s.map(s.string(), ROW_VALUES))),
-});
-const ROW = s.object({ value: s.map(s.string(), ROW_VALUES) });
-const SUM = s.object({ sum: s.string('decimal text, "" when no row matches') });
-const HISTORY = s.object({ list: s.array(s.map(s.any(), 'column → previous value')) });
-
 /** A page of rows as the service takes it. */
 function listQuery({ limit, offset, columns }: ListForm): ListQuery {
   return { limit, offset, columns };

@@ -31,6 +31,7 @@ import {
   type TablePermissions,
 } from '../table-access/permissions';
 import { WhereCompiler } from '../table-access/where';
+import type { ListPage, TableCounts, TableInfo, TextRow } from './tables.answers';
 
 /** Who reads: the session's ecosystem, key, role and account (read conditions see them). */
 export interface Reader {
@@ -56,14 +57,6 @@ export type FindQuery = Omit<FindRowsQuery, 'ecosystem' | 'where' | 'order'> & {
   where?: Value;
   order?: Value;
 };
-
-/** A row as the API writes it: every value a string, NULL as "NULL", members in sorted order. */
-export type TextRow = Record<string, string>;
-
-export interface ListPage {
-  count: bigint;
-  list: TextRow[] | null;
-}
 
 export const LIST_LIMITS = { default: 25n, rest: 1000n, rpc: 100n } as const;
 
@@ -505,7 +498,7 @@ export class TablesService {
     offsetArg: bigint | undefined,
     limitArg: bigint | undefined,
     maxLimit: bigint,
-  ): Promise<{ count: bigint; list: { name: string; count: string }[] }> {
+  ): Promise<TableCounts> {
     const { limit, offset } = pageBounds({ limit: limitArg, offset: offsetArg }, maxLimit);
     const ecosystem = reader.ecosystem.toString();
     const total = await this.db.one<{ count: string }>(
@@ -516,7 +509,7 @@ export class TablesService {
       'SELECT "name" FROM "1_tables" WHERE "ecosystem" = $1 ORDER BY "id" OFFSET $2 LIMIT $3',
       [ecosystem, offset.toString(), limit.toString()],
     );
-    const list: { name: string; count: string }[] = [];
+    const list: TableCounts['list'] = [];
     for (const { name } of names) {
       let table: ResolvedTable;
       try {
@@ -537,7 +530,7 @@ export class TablesService {
   }
 
   /** `table/{name}`, `getTable`: the table's `1_tables` row in the reader's ecosystem and its columns' types. */
-  async table(reader: Reader, name: string) {
+  async table(reader: Reader, name: string): Promise<TableInfo> {
     if (!TABLE_NAME.test(name)) throw new ApiError('E_TABLENOTFOUND', name);
     const row = await this.db.one<{
       name: string;
