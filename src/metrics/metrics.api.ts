@@ -9,18 +9,13 @@ import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import { BlockPerPath, BlocksCountByNodeParams } from './metrics.dto';
+import { BAN_STAT, MEM_STAT, type BanStat, type MemStat } from './metrics.answers';
 
 /** Bytes the process uses: `alloc` = JS heap in use, `sys` = resident set obtained from the system. */
-export function memoryStat(): { alloc: number; sys: number } {
+export function memoryStat(): MemStat {
   const usage = process.memoryUsage();
   return { alloc: usage.heapUsed, sys: usage.rss };
 }
-
-const BAN_STAT = s.array(s.object({ node_position: s.integer(), status: s.boolean('banned now') }));
-const MEM_STAT = s.object({
-  alloc: s.integer('JavaScript heap in use'),
-  sys: s.integer('resident set size'),
-});
 
 @Injectable()
 export class MetricsService {
@@ -36,7 +31,7 @@ export class MetricsService {
   }
 
   /** Per honor node (by position), whether it is banned now (`unban_time` in the future). */
-  async banStat(): Promise<{ node_position: number; status: boolean }[]> {
+  async banStat(): Promise<BanStat> {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const nodes = (await this.parameters.honorNodes()).filter((node) => !node.stopped);
     return nodes.map((node, position) => ({
