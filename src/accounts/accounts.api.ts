@@ -22,6 +22,12 @@ import {
 } from './accounts.dto';
 import { AccountsService, type Member, type WalletRecord, type WalletSearch } from './accounts.service';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getBalance: 'Balance of an account: account, unspent outputs, their total, and the token',
+  getMember: 'The member of an ecosystem with an account (all zero when there is none)',
+} as const;
+
 const TOKEN = {
   digits: s.integer('decimal places of the token'),
   token_symbol: s.string(),
@@ -68,7 +74,7 @@ export class AccountsController {
 
   /** The superset of decisions.md: the interface's `money` beside the reference's members. */
   @ApiRoute({
-    summary: 'Balance of an account: account, unspent outputs, their total, and the token',
+    summary: SUMMARY.getBalance,
     description:
       "Reads the key's `amount` in `1_keys`, its unspent outputs in `spent_info` and the token in " +
       '`1_ecosystems`; amounts are decimal strings in minimal units, `money` the total in whole tokens ' +
@@ -103,7 +109,7 @@ export class AccountsController {
   }
 
   @ApiRoute({
-    summary: 'The member of an ecosystem with an account (all zero when there is none)',
+    summary: SUMMARY.getMember,
     description:
       'Reads `1_members` and answers with the Go field names the reference uses; `MemberInfo` is the ' +
       'member_info JSON as text. The account is an address or a decimal account id (looked up by its ' +
@@ -188,7 +194,7 @@ export class AccountsRpc {
   ) {}
 
   @RpcMethod('getBalance', {
-    summary: 'Balance of an account: account, unspent outputs, their total, and the token',
+    summary: SUMMARY.getBalance,
     description:
       '`account` is an address or decimal account id as a string, or `{key_id}` / `{account}` (a bare number ' +
       "is refused); `ecosystem` 0 or absent means the caller's (1 when anonymous). An ecosystem that does not " +
@@ -225,7 +231,7 @@ export class AccountsRpc {
   }
 
   @RpcMethod('getMember', {
-    summary: 'The member of an ecosystem with an account (all zero when there is none)',
+    summary: SUMMARY.getMember,
     description:
       '`account` must be a valid address or decimal account id and `ecosystemId` at least 1, else invalid ' +
       "params; the member is looked up by the account's address. No member: id 0, empty texts, image_id null.",

@@ -12,6 +12,13 @@ import type { Caller } from '../common/caller';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getAuthStatus: 'Whether the bearer token is a valid session, and until when',
+  getUid: 'A login challenge (uid and a five-second token), or who the session is',
+  login: 'Log in with a signed uid (registers an unknown key with a NewUser transaction)',
+} as const;
+
 /**
  * What a login can fail with, over REST and JSON-RPC alike. An expired getuid token is E_TOKENEXPIRED (the
  * routes are not @Auth, so it is declared here); a missing signature is E_SIGNATURE and a closed ecosystem
@@ -37,7 +44,7 @@ export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
   @ApiRoute({
-    summary: 'A login challenge (uid and a five-second token), or who the session is',
+    summary: SUMMARY.getUid,
     description:
       'Without a session: the uid to sign as "LOGIN" + network id + uid, and the token to send with the login. With one: its key, address and remaining time.',
     answer: s.oneOf(GETUID_CHALLENGE, GETUID_SESSION),
@@ -48,7 +55,7 @@ export class AuthController {
   }
 
   @ApiPostRoute({
-    summary: 'Log in with a signed uid (registers an unknown key with a NewUser transaction)',
+    summary: SUMMARY.login,
     description:
       'Send the getuid token as the bearer token. The signature covers "LOGIN" + network id + uid. ' +
       'Each uid logs in once; `pubkey` and `signature` are hex, `expire` is 1 s to 10 years (0 or absent: 8 ' +
@@ -65,7 +72,7 @@ export class AuthController {
   }
 
   @ApiRoute({
-    summary: 'Whether the bearer token is a valid session, and until when',
+    summary: SUMMARY.getAuthStatus,
     description:
       'Reads only the bearer token: any valid token, a getuid token included, gives `active: true` and its ' +
       'expiry in Unix seconds; no token, an expired or a forged one gives `{"active":false}`. Never fails. ' +
@@ -83,7 +90,7 @@ export class AuthRpc {
   constructor(private readonly auth: AuthService) {}
 
   @RpcMethod('getUid', {
-    summary: 'A login challenge (uid and a five-second token), or who the session is',
+    summary: SUMMARY.getUid,
     description:
       'Without a session: sign "LOGIN" + network id + uid and send the token as the bearer token of `login` ' +
       'within five seconds. With one: its key, address and remaining time (Go duration text).',
@@ -94,7 +101,7 @@ export class AuthRpc {
   }
 
   @RpcMethod('login', {
-    summary: 'Log in with a signed uid (registers an unknown key with a NewUser transaction)',
+    summary: SUMMARY.login,
     description:
       'Send the getUid token as the bearer token; each uid logs in once. Members: `ecosystem_id` (0 or ' +
       'absent: 1), `expire` seconds (0 or absent: 8 hours, at most 10 years), `public_key` and `signature` in ' +
@@ -114,7 +121,7 @@ export class AuthRpc {
   /** The interface document marks chain.getAuthStatus as needing a session (REST auth/status does not). */
   @RpcMethod('getAuthStatus', {
     auth: true,
-    summary: 'Whether the bearer token is a valid session, and until when',
+    summary: SUMMARY.getAuthStatus,
     result: AUTH_STATUS,
   })
   getAuthStatus(_args: [], { caller }: RpcCallContext) {

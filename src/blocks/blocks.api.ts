@@ -28,6 +28,12 @@ import {
   type DetailedBlocks,
 } from './blocks.answers';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getBlockInfo: 'A block in brief',
+  maxBlockId: 'Height of the chain (id of the last block)',
+} as const;
+
 /** REST writes byte fields as base64 (Go []byte), JSON-RPC as hex. */
 type Encode = (bytes: Buffer) => string;
 const base64: Encode = (bytes) => bytes.toString('base64');
@@ -132,7 +138,7 @@ export class BlocksController {
   constructor(private readonly blocks: BlocksService) {}
 
   @ApiRoute({
-    summary: 'Height of the chain (id of the last block)',
+    summary: SUMMARY.maxBlockId,
     description:
       'The highest id in `block_chain`, as a JSON number. An empty chain is 404 E_NOTFOUND; not served on CLB ' +
       'nodes. JSON-RPC: `ibax.maxBlockId` (the bare number).',
@@ -146,7 +152,7 @@ export class BlocksController {
   }
 
   @ApiRoute({
-    summary: 'A block in brief',
+    summary: SUMMARY.getBlockInfo,
     description:
       'Reads the `block_chain` row: `hash` and `rollbacks_hash` are base64 here (hex on JSON-RPC ' +
       "`ibax.getBlockInfo`), `time` is Unix seconds, `key_id` the producing node's key. A path id that is not " +
@@ -218,7 +224,7 @@ export class BlocksRpc {
   }
 
   @RpcMethod('maxBlockId', {
-    summary: 'Height of the chain (id of the last block)',
+    summary: SUMMARY.maxBlockId,
     result: s.integer(),
     errors: ['E_NOTFOUND'],
   })
@@ -227,7 +233,7 @@ export class BlocksRpc {
   }
 
   @RpcMethod('getBlockInfo', {
-    summary: 'A block in brief',
+    summary: SUMMARY.getBlockInfo,
     description:
       '`hash` and `rollbacks_hash` are hex (base64 on REST `block/{id}`); `time` is Unix seconds. An id that ' +
       'names no block (0 or less included) is NotFound.',

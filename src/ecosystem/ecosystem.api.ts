@@ -9,6 +9,11 @@ import { EcosystemService } from './ecosystem.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getKeyInfo: 'The ecosystems a key is registered in, with its roles and notifications there',
+} as const;
+
 const KEY_ECOSYSTEMS = s.array(KEY_ECOSYSTEM);
 
 @Controller('api/v2')
@@ -31,7 +36,7 @@ export class EcosystemController {
   }
 
   @ApiRoute({
-    summary: 'The ecosystems a key is registered in, with its roles and notifications there',
+    summary: SUMMARY.getKeyInfo,
     description:
       'One entry per ecosystem whose `1_keys` has the key, by ascending id: name, token digits, the ' +
       'account\'s active roles and its open notification counts (role_id "0": those sent to the account ' +
@@ -77,7 +82,7 @@ export class EcosystemRpc {
   }
 
   @RpcMethod('getKeyInfo', {
-    summary: 'The ecosystems a key is registered in, with its roles and notifications there',
+    summary: SUMMARY.getKeyInfo,
     description:
       '`account` is an address or a signed or unsigned decimal account id with a valid check digit; anything ' +
       'else is refused as `account address … is not valid`.',

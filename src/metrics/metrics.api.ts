@@ -11,6 +11,15 @@ import { schema as s } from '../api-docs/schema';
 import { BlockPerPath, BlocksCountByNodeParams } from './metrics.dto';
 import { BAN_STAT, MEM_STAT, type BanStat, type MemStat } from './metrics.answers';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getBlocksCountByNode: 'Blocks made by an honor node: all, and in a consensus mode',
+  getMemStat: 'Memory of the node process, bytes',
+  getNodeBanStat: 'Per honor node, whether it is banned now',
+  getTxCount: 'Number of transactions in blocks',
+  honorNodesCount: 'Number of honor nodes (at least 1)',
+} as const;
+
 /** Bytes the process uses: `alloc` = JS heap in use, `sys` = resident set obtained from the system. */
 export function memoryStat(): MemStat {
   const usage = process.memoryUsage();
@@ -80,7 +89,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Number of transactions in blocks',
+    summary: SUMMARY.getTxCount,
     description:
       'The sum of the transaction counts of every block in `block_chain`: mined transactions only, not ' +
       'those waiting; 0 on an empty chain. Not served on a CLB node (404). JSON-RPC: `ibax.getTxCount`.',
@@ -104,7 +113,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Number of honor nodes (at least 1)',
+    summary: SUMMARY.honorNodesCount,
     description:
       'The length of the `honor_nodes` platform parameter list, stopped nodes included; 1 when the list is ' +
       'empty or unreadable, as the node then makes the blocks itself. Not served on a CLB node (404). ' +
@@ -117,7 +126,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Per honor node, whether it is banned now',
+    summary: SUMMARY.getNodeBanStat,
     description:
       'One entry per node of the `honor_nodes` platform parameter that is not stopped, `node_position` ' +
       'counting from 0 over those; `status` is true while its `unban_time` (Unix seconds) is in the ' +
@@ -131,7 +140,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Blocks made by an honor node: all, and in a consensus mode',
+    summary: SUMMARY.getBlocksCountByNode,
     description:
       '`totalcount` is the highest block id; `partialcount` counts the blocks made by node position `node` ' +
       'in consensus mode `mode` (1 honor node, 2 candidate node). Path values are read leniently (text ' +
@@ -148,7 +157,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Memory of the node process, bytes',
+    summary: SUMMARY.getMemStat,
     description:
       'Figures of this Node.js process: `alloc` is the JavaScript heap in use, `sys` the resident set ' +
       "size, so they do not compare with the reference node's Go runtime figures. Not served on a CLB node " +
@@ -165,18 +174,18 @@ export class MetricsController {
 export class MetricsRpc {
   constructor(private readonly metrics: MetricsService) {}
 
-  @RpcMethod('getTxCount', { summary: 'Number of transactions in blocks', result: s.integer() })
+  @RpcMethod('getTxCount', { summary: SUMMARY.getTxCount, result: s.integer() })
   getTxCount() {
     return this.metrics.transactions();
   }
 
-  @RpcMethod('honorNodesCount', { summary: 'Number of honor nodes (at least 1)', result: s.integer() })
+  @RpcMethod('honorNodesCount', { summary: SUMMARY.honorNodesCount, result: s.integer() })
   honorNodesCount() {
     return this.metrics.honorNodesCount();
   }
 
   @RpcMethod('getBlocksCountByNode', {
-    summary: 'Blocks made by an honor node: all, and in a consensus mode',
+    summary: SUMMARY.getBlocksCountByNode,
     description:
       '`total_count` is the highest block id, `partial_count` the blocks of that node position in that ' +
       'consensus mode (1 honor node, 2 candidate node). A negative position or another mode is refused as ' +
@@ -191,7 +200,7 @@ export class MetricsRpc {
 
   @RpcMethod('getNodeBanStat', {
     namespaces: ['debug'],
-    summary: 'Per honor node, whether it is banned now',
+    summary: SUMMARY.getNodeBanStat,
     result: BAN_STAT,
   })
   getNodeBanStat() {
@@ -200,7 +209,7 @@ export class MetricsRpc {
 
   @RpcMethod('getMemStat', {
     namespaces: ['debug'],
-    summary: 'Memory of the node process, bytes',
+    summary: SUMMARY.getMemStat,
     result: MEM_STAT,
   })
   getMemStat() {

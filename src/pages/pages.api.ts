@@ -26,6 +26,15 @@ import {
 } from './pages.dto';
 import { pageAnswer, PagesService, type ContentRequest } from './pages.service';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getContent: 'Any template rendered into a JSON tree (or, with source, its structure)',
+  getMenu: 'A menu rendered into a JSON tree',
+  getPage: 'A page and its menu rendered into JSON trees',
+  getPageHash: 'Hash of the JSON content/page answers for a page (validators compare it)',
+  getPageValidatorsCount: 'How many validators must agree on a page',
+} as const;
+
 const TREE = s.array(
   s.object(
     {
@@ -63,7 +72,7 @@ export class PagesController {
   constructor(private readonly pages: PagesService) {}
 
   @ApiPostRoute({
-    summary: 'A page and its menu rendered into JSON trees',
+    summary: SUMMARY.getPage,
     description:
       "The page is the session's ecosystem's, or for `@<ecosystem><name>` that ecosystem's; the menu named " +
       "by its `menu` column is looked up in the session's ecosystem, and a missing menu only leaves " +
@@ -83,7 +92,7 @@ export class PagesController {
   }
 
   @ApiPostRoute({
-    summary: 'A menu rendered into a JSON tree',
+    summary: SUMMARY.getMenu,
     description:
       "The menu is the session's ecosystem's, or for `@<ecosystem><name>` that ecosystem's, rendered with " +
       'the form values as page variables; `title` is its title, left out when empty. A missing menu is 404 ' +
@@ -118,7 +127,7 @@ export class PagesController {
   }
 
   @ApiPostRoute({
-    summary: 'Hash of the JSON content/page answers for a page (validators compare it)',
+    summary: SUMMARY.getPageHash,
     description:
       'Renders the page as content/page would and answers the hex hash, by the configured hasher ' +
       '(Keccak-256 by default), of those exact JSON bytes. No session is needed: without one the render ' +
@@ -137,7 +146,7 @@ export class PagesController {
   }
 
   @ApiPostRoute({
-    summary: 'Any template rendered into a JSON tree (or, with source, its structure)',
+    summary: SUMMARY.getContent,
     description:
       'Renders the `template` value with the other form values as page variables; with a session it reads ' +
       'as the session, without one as an anonymous caller (key 0, role 0) of the `ecosystem` value (1 by ' +
@@ -153,7 +162,7 @@ export class PagesController {
   }
 
   @ApiRoute({
-    summary: 'How many validators must agree on a page',
+    summary: SUMMARY.getPageValidatorsCount,
     description:
       "The page's `validate_count` column, nothing rendered. A plain name is looked up in the session's " +
       'ecosystem (1 without a session), `@<ecosystem><name>` in that ecosystem. A missing page or ' +
@@ -198,7 +207,7 @@ export class PagesRpc {
   constructor(private readonly pages: PagesService) {}
 
   @RpcMethod('getPage', {
-    summary: 'A page and its menu rendered into JSON trees',
+    summary: SUMMARY.getPage,
     description:
       "Rendered with the session's identity and `vals` as page variables; the page's menu is looked up in " +
       "the session's ecosystem and `menutree` is left out when empty. Page and menu share one deadline " +
@@ -214,7 +223,7 @@ export class PagesRpc {
   }
 
   @RpcMethod('getMenu', {
-    summary: 'A menu rendered into a JSON tree',
+    summary: SUMMARY.getMenu,
     description: 'An empty name or a missing menu answers -32012 "NotFound"; `title` is left out when empty.',
     auth: true,
     result: MENU_CONTENT,
@@ -241,7 +250,7 @@ export class PagesRpc {
   }
 
   @RpcMethod('getPageHash', {
-    summary: 'Hash of the JSON content/page answers for a page (validators compare it)',
+    summary: SUMMARY.getPageHash,
     description:
       'Hex hash, by the configured hasher (Keccak-256 by default), of the exact JSON REST content/page ' +
       'answers. A non-zero `ecosystem` qualifies a plain name; without a session the `vals` `ecosystem`, ' +
@@ -259,7 +268,7 @@ export class PagesRpc {
   }
 
   @RpcMethod('getContent', {
-    summary: 'Any template rendered into a JSON tree (or, with source, its structure)',
+    summary: SUMMARY.getContent,
     description:
       '`form` is `{template, source}`; an absent form or empty template is refused as invalid params. ' +
       'Without a session the render reads as an anonymous caller (key 0, role 0) of the `vals` `ecosystem` ' +
@@ -275,7 +284,7 @@ export class PagesRpc {
   }
 
   @RpcMethod('getPageValidatorsCount', {
-    summary: 'How many validators must agree on a page',
+    summary: SUMMARY.getPageValidatorsCount,
     description:
       'Nothing is rendered. An empty name answers -32012 "NotFound", a missing page -32000 "NotFound" (as ' +
       'the reference).',

@@ -9,12 +9,18 @@ import { NETWORK } from './system.answers';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  getNetwork: 'Network id, notification service and honor nodes',
+  getVersion: 'Node version, build and state',
+} as const;
+
 @Controller('api/v2')
 export class SystemController {
   constructor(private readonly system: SystemService) {}
 
   @ApiRoute({
-    summary: 'Node version, build and state',
+    summary: SUMMARY.getVersion,
     description:
       'A JSON string "<version> branch.<branch> commit.<commit> time.<build time> <state>", the state one of ' +
       '"node server status is running", "node server is updating", "node server is stopped". Served in every ' +
@@ -30,7 +36,7 @@ export class SystemController {
   }
 
   @ApiRoute({
-    summary: 'Network id, notification service and honor nodes',
+    summary: SUMMARY.getNetwork,
     description:
       '`network_id` comes from the node configuration, `centrifugo_url` is the notification service address ' +
       '("" when none), `test` and `private` are the platform parameters `test` and `private_blockchain` ' +
@@ -51,14 +57,14 @@ export class SystemRpc {
     private readonly registry: RpcRegistry,
   ) {}
 
-  @RpcMethod('getVersion', { summary: 'Node version, build and state', result: s.string() })
+  @RpcMethod('getVersion', { summary: SUMMARY.getVersion, result: s.string() })
   getVersion() {
     return this.system.version();
   }
 
   @RpcMethod('getNetwork', {
     namespaces: ['chain', 'net'],
-    summary: 'Network id, notification service and honor nodes',
+    summary: SUMMARY.getNetwork,
     result: NETWORK,
   })
   getNetwork() {

@@ -20,6 +20,12 @@ import { TxService, type IncomingTx, type SentTx, type TxInfo } from './tx.servi
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
+/** Each operation's summary, said once for its REST route and its JSON-RPC method. */
+const SUMMARY = {
+  sendTx: 'Send signed transactions: they are checked and queued for a block',
+  txStatus: 'What became of transactions: block, error or still waiting',
+} as const;
+
 /**
  * `{"hashes":{…}}` keyed by each hash (the reference, which the SDK reads) and also by each name the
  * transaction came under (the interface's "map tx1..txN", which older SDK helpers read).
@@ -74,7 +80,7 @@ export class TxController {
 
   /** Every file part is a binary transaction; every form field and query value one in hex. */
   @ApiPostRoute({
-    summary: 'Send signed transactions: they are checked and queued for a block',
+    summary: SUMMARY.sendTx,
     description:
       'Each file part is one binary transaction, each form field or query value one in hex, under any name. ' +
       'All are checked (hash, signature, network, time, size, contract and parameters) before any is queued; ' +
@@ -96,7 +102,7 @@ export class TxController {
   }
 
   @ApiPostRoute({
-    summary: 'What became of transactions: block, error or still waiting',
+    summary: SUMMARY.txStatus,
     description:
       '`data` (its first value) is the JSON text `{"hashes": ["<hex>", …]}`; each hash answers under the ' +
       'text sent: `blockid` its block (empty while waiting, or after a refusal or rollback), `result` the ' +
@@ -203,7 +209,7 @@ export class TxRpc {
 
   @RpcMethod('sendTx', {
     auth: true,
-    summary: 'Send signed transactions: they are checked and queued for a block',
+    summary: SUMMARY.sendTx,
     description:
       '`txs` maps any names to transactions, each standard base64 (the reference) or hex, the bytes REST ' +
       'sendTx takes; an even number of hex digits (0x allowed) is read as hex. All are checked before any ' +
@@ -223,7 +229,7 @@ export class TxRpc {
 
   @RpcMethod('txStatus', {
     auth: true,
-    summary: 'What became of transactions: block, error or still waiting',
+    summary: SUMMARY.txStatus,
     description:
       '`hashes` is one comma-separated string of hex hashes (not an array); each answers under the text ' +
       'given, as REST txstatus. One malformed or unknown hash fails the whole call.',
