@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  activeHonorNodes,
-  agreedSlotMs,
-  honorNodeProblems,
-  leaderOf,
-  positionOf,
-  slotAt,
-} from './honor-nodes';
+import { activeHonorNodes, agreedSlotMs, honorNodeProblems, positionOf, slotAt } from './honor-nodes';
 import { parseHonorNodes, type HonorNode } from './platform-parameters.service';
+import { leaderOfSlot } from '../consensus/consensus-core';
 
 describe('parseHonorNodes: the platform parameter honor_nodes', () => {
   it('reads each entry, with the defaults of missing members', () => {
@@ -90,7 +84,9 @@ describe('honor nodes: validation, the active list and the slot leader', () => {
     expect(agreedSlotMs(200, 1)).toBe(200);
     // Slot q covers [start + 2q s, start + 2(q+1) s): seconds 1000, 1001 → slot 0; 1002 → slot 1 …
     expect(
-      [1000n, 1001n, 1002n, 1003n, 1004n, 1006n].map((t) => leaderOf(clock, slotAt(clock, Number(t) * 1000))),
+      [1000n, 1001n, 1002n, 1003n, 1004n, 1006n].map((t) =>
+        leaderOfSlot(slotAt(clock, Number(t) * 1000), clock.nodes),
+      ),
     ).toEqual([0, 0, 1, 1, 2, 0]);
     expect(slotAt(clock, 1_001_999)).toBe(0);
   });

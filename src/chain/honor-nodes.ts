@@ -5,7 +5,7 @@
  * the leader of its slot) share them, so both sides count slots the same way.
  */
 import type { HonorNode } from './platform-parameters.service';
-import { leaderOfSlot, slotAt as coreSlotAt } from '../consensus/consensus-core';
+import { slotAt as coreSlotAt } from '../consensus/consensus-core';
 
 /** A 64-byte public key as 128 hex digits, with or without the uncompressed-point prefix 04. */
 const PUBLIC_KEY = /^(04)?[0-9a-f]{128}$/i;
@@ -105,8 +105,4 @@ export function agreedSlotMs(slotMs: number, nodes: number): number {
 /** The slot under way at `nowMs`: the consensus core's rule, so that the node and the core never disagree. */
 export function slotAt(clock: SlotClock, nowMs: number): number {
   return coreSlotAt(clock, nowMs);
-}
-
-export function leaderOf(clock: SlotClock, slot: number): number {
-  return leaderOfSlot(slot, clock.nodes);
 }
