@@ -8,12 +8,6 @@ export interface SignatureCheck {
 }
 
 /**
- * secp256k1 signature checks on a thread of their own. At saturation libsecp256k1's verify took 12.6 % of
- * the main thread (bench/README.md, issue 28), the thread that also runs the blocks; sent here, a client's
- * checks no longer hold up a block. The worker loads the same libsecp256k1 binding (`bindingPath`) and
- * applies the same rule as `inThread` (high S normalised first; an error is an invalid signature).
- */
-/**
  * A check's bytes in arrays of their own: a message copies a typed array's whole buffer, and a signature
  * or digest is often a view into a larger one (a transaction's bytes, Node's buffer pool).
  */
@@ -25,6 +19,12 @@ export function ownBytes(check: SignatureCheck): SignatureCheck {
   };
 }
 
+/**
+ * secp256k1 signature checks on a thread of their own. At saturation libsecp256k1's verify took 12.6 % of
+ * the main thread (bench/README.md, issue 28), the thread that also runs the blocks; sent here, a client's
+ * checks no longer hold up a block. The worker loads the same libsecp256k1 binding (`bindingPath`) and
+ * applies the same rule as `inThread` (high S normalised first; an error is an invalid signature).
+ */
 export function offThreadVerifier(
   bindingPath: string,
   inThread: (signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array) => boolean,
