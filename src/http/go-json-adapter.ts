@@ -1,17 +1,25 @@
 import { StreamableFile } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Express, Response } from 'express';
 import { goJsonStringify } from '../common/go-json';
 import { JSON_CONTENT_TYPE, RawBody } from './responses';
+import { RouteRun } from './route-runs';
+
+type RouteArguments = [path: unknown, ...handlers: unknown[]];
 
 /**
- * REST answers are written with Go's JSON rules (exact 64-bit integers, Go escaping), or as raw bytes.
- * This is the adapter's own answer writer rather than a global interceptor: an interceptor puts every
- * request through an Observable chain and an async-context bind, which cost more than the rest of
- * Nest's routing. Handlers that take the response (`@Res()`: the JSON-RPC gateway, the readiness probe)
- * write their own answer and never reach this.
+ * The node's Express adapter: REST answers are written with Go's JSON rules (exact 64-bit integers, Go
+ * escaping), or as raw bytes; and routes are looked up in runs (`RouteRun`) rather than one by one.
+ *
+ * Answers are the adapter's own writer rather than a global interceptor: an interceptor puts every request
+ * through an Observable chain and an async-context bind, which cost more than the rest of Nest's routing.
+ * Handlers that take the response (`@Res()`: the JSON-RPC gateway, the readiness probe) write their own
+ * answer and never reach this.
  */
 export class GoJsonExpressAdapter extends ExpressAdapter {
+  /** The run new routes join, while nothing else has been added to Express's list since it began. */
+  private openRun?: { run: RouteRun; listLength: number };
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof StreamableFile) return super.reply(response, body, statusCode);
     if (body instanceof RawBody) {
@@ -20,6 +28,53 @@ export class GoJsonExpressAdapter extends ExpressAdapter {
       return super.reply(response, file, statusCode);
     }
     return sendJson(response, goJsonStringify(body), statusCode);
+  }
+
+  override get(...args: unknown[]): unknown {
+    // With one argument this is Express's settings getter.
+    if (args.length < 2) return (this.instance as Express).get(args[0] as string);
+    return this.route('get', args as RouteArguments);
+  }
+
+  override post(...args: unknown[]): unknown {
+    return this.route('post', args as RouteArguments);
+  }
+
+  override put(...args: unknown[]): unknown {
+    return this.route('put', args as RouteArguments);
+  }
+
+  override delete(...args: unknown[]): unknown {
+    return this.route('delete', args as RouteArguments);
+  }
+
+  override patch(...args: unknown[]): unknown {
+    return this.route('patch', args as RouteArguments);
+  }
+
+  override all(...args: unknown[]): unknown {
+    return this.route('all', args as RouteArguments);
+  }
+
+  /**
+   * Adds a route to the open run, or begins a run where the route would have stood in Express's list. A
+   * route no run can hold goes to Express as it is, and the next route begins a new run after it.
+   */
+  private route(method: 'get' | 'post' | 'put' | 'delete' | 'patch' | 'all', args: RouteArguments): unknown {
+    const [path, ...handlers] = args;
+    const express = this.instance as Express;
+    if (!RouteRun.canHold(method, path) || !handlers.every((handler) => typeof handler === 'function')) {
+      return express[method](...(args as Parameters<Express['get']>));
+    }
+    const list = express.router.stack;
+    let open = this.openRun;
+    if (!open || open.listLength !== list.length || !open.run.accepts(method, path)) {
+      const run = new RouteRun(Boolean(express.get('case sensitive routing')));
+      express.use(run.dispatch);
+      open = this.openRun = { run, listLength: list.length };
+    }
+    open.run.add(method, path, handlers as Parameters<RouteRun['add']>[2]);
+    return express;
   }
 }
 
