@@ -7,7 +7,8 @@
  * reported with the range.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:http
- *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1)
+ *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1),
+ *   #        AGAINST=<another checkout> (its node against this one, in turn; on BENCH_PORT + 2)
  */
 import autocannon from 'autocannon';
 import { cpuMs, freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
@@ -59,41 +60,46 @@ function rpc(method: string, params: unknown[] = [], id = 1) {
   return { jsonrpc: '2.0', id, method, params };
 }
 
+/** The routes measured, on the node at `base`. */
+function targetsOn(base: string): Target[] {
+  return [
+    { name: 'GET /api/v2/version', url: `${base}/api/v2/version`, target: '≥ 85 %' },
+    { name: 'GET /api/v2/block/1', url: `${base}/api/v2/block/1`, target: '≥ 85 %' },
+    { name: 'GET /api/v2/maxblockid', url: `${base}/api/v2/maxblockid`, target: '≥ 85 %' },
+    {
+      name: 'JSON-RPC ibax.getBlockInfo (one read)',
+      url: `${base}/`,
+      method: 'POST',
+      body: JSON.stringify(rpc('ibax.getBlockInfo', [1])),
+      target: '≥ 45 %',
+    },
+    {
+      name: 'JSON-RPC ibax.maxBlockId',
+      url: `${base}/`,
+      method: 'POST',
+      body: JSON.stringify(rpc('ibax.maxBlockId')),
+      target: '≥ 80 % of the echo',
+    },
+    {
+      name: 'JSON-RPC batch of 100 ibax.maxBlockId',
+      url: `${base}/`,
+      method: 'POST',
+      baseline: 'hello',
+      body: JSON.stringify(Array.from({ length: 100 }, (_, i) => rpc('ibax.maxBlockId', [], i + 1))),
+      calls: 100,
+      target: '≥ 8,000 calls/s',
+    },
+  ];
+}
+
 async function main(): Promise<void> {
+  if (process.env.AGAINST) return againstAnotherCheckout(process.env.AGAINST);
   const hello = startHelloWorld(HELLO_PORT);
   const database = await freshDatabase();
   const node = await startNodeProcess({ port: NODE_PORT, databaseUrl: database.url });
   try {
     await sleep(500);
-    const base = node.url;
-    const targets: Target[] = [
-      { name: 'GET /api/v2/version', url: `${base}/api/v2/version`, target: '≥ 85 %' },
-      { name: 'GET /api/v2/block/1', url: `${base}/api/v2/block/1`, target: '≥ 85 %' },
-      { name: 'GET /api/v2/maxblockid', url: `${base}/api/v2/maxblockid`, target: '≥ 85 %' },
-      {
-        name: 'JSON-RPC ibax.getBlockInfo (one read)',
-        url: `${base}/`,
-        method: 'POST',
-        body: JSON.stringify(rpc('ibax.getBlockInfo', [1])),
-        target: '≥ 45 %',
-      },
-      {
-        name: 'JSON-RPC ibax.maxBlockId',
-        url: `${base}/`,
-        method: 'POST',
-        body: JSON.stringify(rpc('ibax.maxBlockId')),
-        target: '≥ 80 % of the echo',
-      },
-      {
-        name: 'JSON-RPC batch of 100 ibax.maxBlockId',
-        url: `${base}/`,
-        method: 'POST',
-        baseline: 'hello',
-        body: JSON.stringify(Array.from({ length: 100 }, (_, i) => rpc('ibax.maxBlockId', [], i + 1))),
-        calls: 100,
-        target: '≥ 8,000 calls/s',
-      },
-    ];
+    const targets = targetsOn(node.url);
     const baselines: Record<'hello' | 'echo', Target> = {
       hello: { name: 'hello', url: `http://127.0.0.1:${HELLO_PORT}/` },
       echo: {
@@ -149,3 +155,53 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * AGAINST=<another checkout>: that checkout's node and this one's, each on its own database, measured on
+ * every route in turn within each round (which goes first alternates), for a change too small to show
+ * through the machine's noise between two runs. The ratio is this node's requests/s over the other's in
+ * the same round; the CPU per request is the median round's.
+ */
+async function againstAnotherCheckout(checkout: string): Promise<void> {
+  const databases = [await freshDatabase('this'), await freshDatabase('other')];
+  const nodes = [
+    await startNodeProcess({ port: NODE_PORT, databaseUrl: databases[0].url }),
+    await startNodeProcess({ port: NODE_PORT + 2, databaseUrl: databases[1].url, checkout }),
+  ];
+  try {
+    await sleep(500);
+    const [mine, theirs] = nodes.map((node) => targetsOn(node.url));
+    for (const [i, node] of nodes.entries()) {
+      for (const target of [mine, theirs][i]) await measure(target, node.process.pid!, WARMUP_S);
+    }
+    const ratios: number[][] = mine.map(() => []);
+    const cpu: number[][][] = mine.map(() => [[], []]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [t, target] of mine.entries()) {
+        const order = round % 2 === 0 ? [0, 1] : [1, 0];
+        const perSecond = [0, 0];
+        for (const side of order) {
+          const measured = await measure([target, theirs[t]][side], nodes[side].process.pid!);
+          perSecond[side] = measured.perSecond;
+          cpu[t][side].push(measured.cpuUs);
+        }
+        ratios[t].push(perSecond[0] / perSecond[1]);
+      }
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+    const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
+    console.log(`this checkout against ${checkout}, ${ROUNDS} rounds of ${DURATION_S} s`);
+    console.log('| route | this / other, requests/s (median; range) | CPU per request: this · other |');
+    console.log('| --- | --- | --- |');
+    for (const [t, target] of mine.entries()) {
+      const sorted = [...ratios[t]].sort((x, y) => x - y);
+      console.log(
+        `| ${target.name} | ${pct(median(sorted))} (${pct(sorted[0])}–${pct(sorted[sorted.length - 1])}) | ` +
+          `${Math.round(median(cpu[t][0]))} · ${Math.round(median(cpu[t][1]))} µs |`,
+      );
+    }
+  } finally {
+    for (const node of nodes) await node.stop();
+    for (const database of databases) await database.drop();
+  }
+}

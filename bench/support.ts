@@ -143,6 +143,8 @@ export async function startNodeProcess(options: {
   builtDir?: string;
   /** Where its log goes (default NODE_LOG; none when unset). */
   logFile?: string;
+  /** The checkout to run it from (default this one): another commit's node, to compare in the same run. */
+  checkout?: string;
 }): Promise<NodeProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ibax-bench-'));
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -165,6 +167,7 @@ export async function startNodeProcess(options: {
       ...options.env,
     },
     stdio: ['ignore', logFile ? openSync(logFile, 'w') : 'ignore', 'inherit'],
+    cwd: options.checkout,
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${options.port}`;
