@@ -69,8 +69,9 @@ const apps = [plainExpress(), throughAdapter()];
 
 beforeAll(async () => {
   for (const app of apps) {
-    // Errors as Express's final handler writes them outside development: the status, no stack.
-    app.set('env', 'production');
+    app.use((error: Error & { status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+      res.status(error.status ?? 500).json({ error: error.message });
+    });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     servers.push(server);
