@@ -15,6 +15,7 @@ import { goJsonStringify } from './common/go-json';
 import { bodyParsing } from './http/body-parsing';
 import { corsMiddleware } from './http/cors.middleware';
 import { GoJsonExpressAdapter } from './http/go-json-adapter';
+import { inOrder } from './http/in-order';
 import { requestDeadline } from './http/request-deadline';
 import { requestLog } from './http/request-log';
 import { callerMiddleware, nodeStateMiddleware } from './http/request-gates';
@@ -65,24 +66,24 @@ export async function createApp(
   server.on('clientError', answerUnparsableRequest);
   // No enableShutdownHooks: main.ts stops on signals itself (ops/graceful-stop.ts) and exits 0.
 
-  app.use(httpMetrics(app.get(PrometheusMetrics)));
-  app.use(requestLog(logger, config.requestLogSample));
-  app.use(corsMiddleware);
-  app.use(
-    requestDeadline(config.limits.requestTimeoutMs, logger, (error, req, res) => {
-      if (isRpcPath(req.path)) sendRpcError(res, error.status, error.rpcCode, error.rpcMessage);
-      else sendRestError(res, error);
-    }),
-  );
-  app.use(
-    bodyParsing(config.limits, (error: ApiError, req: Request, res: Response) => {
-      if (isRpcPath(req.path)) sendRpcError(res, error.status, -32700, `Parse error: ${error.message}`);
-      else sendRestError(res, error);
-    }),
-  );
-  app.use(callerMiddleware(app.get(TokenService)));
   const blocks = app.get(BlocksService);
-  app.use(nodeStateMiddleware(app.get(NodeStateService), () => blocks.height()));
+  app.use(
+    inOrder(
+      httpMetrics(app.get(PrometheusMetrics)),
+      requestLog(logger, config.requestLogSample),
+      corsMiddleware,
+      requestDeadline(config.limits.requestTimeoutMs, logger, (error, req, res) => {
+        if (isRpcPath(req.path)) sendRpcError(res, error.status, error.rpcCode, error.rpcMessage);
+        else sendRestError(res, error);
+      }),
+      bodyParsing(config.limits, (error: ApiError, req: Request, res: Response) => {
+        if (isRpcPath(req.path)) sendRpcError(res, error.status, -32700, `Parse error: ${error.message}`);
+        else sendRestError(res, error);
+      }),
+      callerMiddleware(app.get(TokenService)),
+      nodeStateMiddleware(app.get(NodeStateService), () => blocks.height()),
+    ),
+  );
   serveApiDocs(app);
   await app.init();
   return app;
