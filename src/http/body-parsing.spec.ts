@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLimits } from '../config';
 import type { ApiError } from '../common/api-error';
+import type { ApiRequest } from './api-request';
 import { bodyParsing } from './body-parsing';
 
 const LIMITS: RequestLimits = {
@@ -31,6 +32,10 @@ beforeAll(async () => {
   );
   app.post('/form', (req, res) => {
     res.json({ body: req.body as unknown });
+  });
+  // The JSON-RPC path: the body's bytes as they came.
+  app.post('/', (req, res) => {
+    res.json({ raw: (req as ApiRequest).rawBody?.toString('base64'), body: Buffer.isBuffer(req.body) });
   });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -106,5 +111,32 @@ describe('urlencoded bodies', () => {
       body: Buffer.from('not gzip'),
     });
     expect(gzipped.status).toBe(400);
+  });
+});
+
+describe('whole bodies (JSON-RPC)', () => {
+  /** Sent with its length (the short way), or chunked (through body-parser). */
+  async function sendWhole(body: Buffer, chunked: boolean): Promise<string> {
+    const answer = await fetch(`${base}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunked ? new Blob([body]).stream() : body,
+      duplex: 'half',
+    } as RequestInit);
+    return `${answer.status} ${await answer.text()}`;
+  }
+
+  it('read the short way exactly as body-parser reads them, up to the limit and beyond', async () => {
+    const sizes = fc.oneof(
+      fc.nat(64),
+      fc.constantFrom(0, 16 * 1024, 16 * 1024 + 1, 64 * 1024, 64 * 1024 + 1),
+    );
+    await fc.assert(
+      fc.asyncProperty(sizes, fc.nat(255), async (size, fill) => {
+        const body = Buffer.alloc(size, fill);
+        expect(await sendWhole(body, false)).toBe(await sendWhole(body, true));
+      }),
+      { numRuns: 40, seed: 28 },
+    );
   });
 });

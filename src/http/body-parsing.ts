@@ -56,7 +56,12 @@ export function bodyParsing(
       if (error === undefined || error === null) next();
       else onError(toApiError(error, limits, rpc), req, res);
     };
-    if (wholeBody) {
+    if (wholeBody && isSmallPlainBody(req, limits.rpcBody)) {
+      readSmallBody(req, (error, body) => {
+        if (body) (req as ApiRequest).rawBody = req.body = body;
+        done(error);
+      });
+    } else if (wholeBody) {
       raw(req, res, (error) => {
         if (!error) (req as ApiRequest).rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         done(error);
@@ -76,46 +81,53 @@ export function bodyParsing(
   };
 }
 
-/** Forms up to this size take the short way (a page or list request sends a few short values). */
-const SMALL_FORM_BYTES = 16 * 1024;
+/** Bodies up to this size take the short way (a page or list request sends a few short values). */
+const SMALL_BODY_BYTES = 16 * 1024;
 const FORM_TYPE =
   /^application\/x-www-form-urlencoded[ \t]*(?:;[ \t]*charset[ \t]*=[ \t]*"?utf-8"?[ \t]*)?$/i;
 
 /**
- * A short UTF-8 urlencoded body with its length given and no content encoding. Anything else (gzip,
- * another charset, chunked, large) goes through body-parser, which refuses or reads it.
+ * A short body with its length given and no content encoding. Anything else (gzip, chunked, large) goes
+ * through body-parser, which refuses or reads it.
  */
-function isSmallUtf8Form(req: Request, limits: RequestLimits): boolean {
+function isSmallPlainBody(req: Request, limit: number): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return false;
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const length = Number(req.headers['content-length']);
+  return Number.isInteger(length) && length <= Math.min(SMALL_BODY_BYTES, limit);
+}
+
+/** A short UTF-8 urlencoded form (another charset goes through body-parser too). */
+function isSmallUtf8Form(req: Request, limits: RequestLimits): boolean {
   const type = req.headers['content-type'];
-  return (
-    Number.isInteger(length) &&
-    length <= Math.min(SMALL_FORM_BYTES, limits.body) &&
-    type !== undefined &&
-    FORM_TYPE.test(type)
-  );
+  return isSmallPlainBody(req, limits.body) && type !== undefined && FORM_TYPE.test(type);
+}
+
+/**
+ * A short body's bytes as they came, without body-parser's content-type, charset and stream machinery,
+ * which cost more than the rest of a page request's or a JSON-RPC call's reading.
+ */
+function readSmallBody(req: Request, done: (error?: unknown, body?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.once('error', done);
+  req.once('end', () => done(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
 }
 
 /**
  * Reads a short form the way express.urlencoded({ extended: false }) does — the same qs options, parameter
- * limit, UTF-8 check and errors (test/request-form.e2e.ts compares them) — without its content-type,
- * charset and stream machinery, which cost more than the rest of a page request's reading.
+ * limit, UTF-8 check and errors (body-parsing.spec.ts compares them).
  */
 function readSmallForm(req: Request, limits: RequestLimits, done: (error?: unknown) => void): void {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.once('error', done);
-  req.once('end', () => {
+  readSmallBody(req, (error, buffer) => {
+    if (!buffer) return done(error);
     let body: Record<string, unknown>;
     try {
-      const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       assertUtf8(buffer);
       body = parseUrlencoded(buffer.toString('utf8'), limits.formFields);
-    } catch (error) {
-      done(error);
+    } catch (failure) {
+      done(failure);
       return;
     }
     (req as { body?: unknown }).body = body;
