@@ -22,9 +22,8 @@ export function requestDeadline(
       answer(ApiError.server(`the request took longer than ${timeoutMs} ms`, 503), req, res);
     }, timeoutMs);
     timer.unref();
-    const clear = () => clearTimeout(timer);
-    res.once('finish', clear);
-    res.once('close', clear);
+    // A response closes once it is sent, as well as when its client goes away first.
+    res.on('close', () => clearTimeout(timer));
     next();
   };
 }

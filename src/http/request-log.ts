@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
+import { afterAnswer } from './after-answer';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -24,7 +25,7 @@ export function requestLog(logger: Logger, sampleEvery: number) {
     res.setHeader('X-Request-Id', id);
     const sampled = sampleEvery > 0 && counter % sampleEvery === 0;
     const started = performance.now();
-    res.once('finish', () => {
+    afterAnswer(res, () => {
       const status = res.statusCode;
       const level: Level = status >= 500 ? 'warn' : status >= 400 || sampled ? 'info' : 'debug';
       if (!logger.isLevelEnabled(level)) return;

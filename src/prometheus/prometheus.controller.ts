@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { DatabaseService } from '../database/database.service';
+import { afterAnswer } from '../http/after-answer';
 import { PrometheusMetrics, UNMATCHED_ROUTE } from './prometheus-metrics';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -67,7 +68,7 @@ const NOT_FOUND_ROUTE = '/{*path}';
 export function httpMetrics(metrics: PrometheusMetrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
-    res.once('finish', () => {
+    afterAnswer(res, () => {
       const route = (req.route as { path?: unknown } | undefined)?.path;
       metrics.httpRequest(
         req.method,
