@@ -57,7 +57,8 @@ export class RpcGatewayController {
       res.status(200).end(); // a liveness probe of the JSON-RPC endpoint
       return;
     }
-    if (!req.is('application/json')) {
+    // The exact type the clients send is taken without parsing it; anything else is parsed (type-is).
+    if (req.headers['content-type'] !== 'application/json' && !req.is('application/json')) {
       sendRpcError(
         res,
         415,
