@@ -8,7 +8,8 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:http
  *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1),
- *   #        AGAINST=<another checkout> (its node against this one, in turn; on BENCH_PORT + 2)
+ *   #        AGAINST=<another checkout> (its node against this one, in turn; on BENCH_PORT + 2),
+ *   #        ONLY=<part of a route's name>
  */
 import autocannon from 'autocannon';
 import { cpuMs, freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
@@ -60,8 +61,13 @@ function rpc(method: string, params: unknown[] = [], id = 1) {
   return { jsonrpc: '2.0', id, method, params };
 }
 
-/** The routes measured, on the node at `base`. */
+/** The routes measured, on the node at `base` (ONLY=<part of a name>: those alone). */
 function targetsOn(base: string): Target[] {
+  const only = process.env.ONLY;
+  return routesOn(base).filter((target) => !only || target.name.includes(only));
+}
+
+function routesOn(base: string): Target[] {
   return [
     { name: 'GET /api/v2/version', url: `${base}/api/v2/version`, target: '≥ 85 %' },
     { name: 'GET /api/v2/block/1', url: `${base}/api/v2/block/1`, target: '≥ 85 %' },
