@@ -21,6 +21,8 @@ import {
 import { capturedLog } from './support/log';
 import { useTestNode, type TestNode } from './support/node';
 import { craftToken, unsignedToken } from './support/wire';
+import type { Express } from 'express';
+import { expressList } from '../src/http/route-runs';
 
 /**
  * The request path under hostile input: generated requests against every REST route and JSON-RPC method
@@ -68,8 +70,8 @@ interface Answer {
 
 beforeAll(async () => {
   node = running.node;
-  const router = (node.app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
-  for (const layer of router.stack) {
+  const routes = expressList(node.app.getHttpAdapter().getInstance() as Express);
+  for (const layer of routes) {
     const route = layer.route;
     if (!route || route.path === '/' || route.path === '/rpc') continue;
     const methods = Object.keys(route.methods);
@@ -111,10 +113,6 @@ afterAll(() => {
 });
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);
-
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
 
 function authorization(kind: TokenKind): Record<string, string> {
   const token = tokens[kind];

@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoJsonExpressAdapter } from './go-json-adapter';
+import { expressList } from './route-runs';
 
 type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'all' | 'head';
 
@@ -103,9 +104,14 @@ async function expectSameAnswer(method: string, path: string): Promise<void> {
 }
 
 describe('routes looked up in runs', () => {
-  it("stand in Express's list as a few lookups in place of the routes", () => {
+  it("stand in Express's list as a few lookups in place of the routes, and list them in its order", () => {
     const [plain, runs] = apps.map((app) => app.router.stack.length);
     expect(runs).toBeLessThan(plain - 10);
+    const [plainRoutes, runRoutes] = apps.map((app) =>
+      expressList(app).flatMap(({ route }) => (route ? [`${Object.keys(route.methods)} ${route.path}`] : [])),
+    );
+    expect(runRoutes).toEqual(plainRoutes);
+    expect(runRoutes).toHaveLength(ROUTES.length);
   });
 
   it('answer as Express answers, order of registration, decoding and refusals included', async () => {

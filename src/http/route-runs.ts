@@ -1,11 +1,33 @@
+import { METHODS } from 'node:http';
 import FindMyWay from 'find-my-way';
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
 
 /** Express's own record of a route (`router`'s Route): it checks the method and runs the handlers. */
 interface ExpressRoute {
   dispatch(req: Request, res: Response, next: NextFunction): void;
+}
+
+/** An entry of Express's list, a route's when `route` is set. */
+export interface ExpressListEntry {
+  handle: object;
+  route?: { path: string; methods: Record<string, boolean | undefined> };
+}
+
+const NODE_METHODS = METHODS.map((method) => method.toLowerCase());
+
+/** Each run by the middleware that stands for it in Express's list. */
+const RUN_OF_DISPATCH = new WeakMap<object, RouteRun>();
+
+/**
+ * An app's Express list with each run's routes in its place: every route the app serves, in the order
+ * Express would try them (what the API description's and the fuzz tests' route discovery reads).
+ */
+export function expressList(app: Express): ExpressListEntry[] {
+  return (app.router.stack as ExpressListEntry[]).flatMap(
+    (entry) => RUN_OF_DISPATCH.get(entry.handle)?.entries() ?? [entry],
+  );
 }
 
 /** A path find-my-way matches exactly as Express does: static segments and whole-segment `:params`. */
@@ -33,6 +55,12 @@ export class RouteRun {
     // Express puts no bound on a parameter's length (find-my-way's default is 100 characters).
     this.table = FindMyWay({ caseSensitive, ignoreTrailingSlash: true, maxParamLength: Infinity });
     this.fallback = Router({ caseSensitive, strict: false });
+    RUN_OF_DISPATCH.set(this.dispatch, this);
+  }
+
+  /** The run's routes as entries of Express's list. */
+  entries(): ExpressListEntry[] {
+    return this.fallback.stack as ExpressListEntry[];
   }
 
   /** Whether a run can hold the route at all: a method it looks up and a path of words and parameters. */
@@ -51,7 +79,8 @@ export class RouteRun {
 
   add(method: string, path: string, handlers: Handler[]): void {
     const route = this.fallback.route(path) as unknown as Record<string, (...h: Handler[]) => void>;
-    route[method](...handlers);
+    // As Express's `app.all` does: the route takes every method Node knows, one by one.
+    for (const each of method === 'all' ? NODE_METHODS : [method]) route[each](...handlers);
     if (method === 'all') this.table.all(path, () => undefined, route);
     else this.table.on(TABLE_METHODS[method], path, () => undefined, route);
     this.routes.push({ methods: answeredMethods(method), segments: this.segmentsOf(path) });

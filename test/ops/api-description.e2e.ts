@@ -3,6 +3,8 @@ import { apiExamples, parseExampleJson } from '../../src/api-docs/examples';
 import { ERROR_CODES } from '../../src/common/error-codes';
 import { declaredName } from '../../src/rpc/rpc-registry.service';
 import { useTestNode, type TestNode } from '../support/node';
+import type { Express } from 'express';
+import { expressList } from '../../src/http/route-runs';
 
 /**
  * Every REST route the running app serves (found in its router, so a new route is checked without anyone
@@ -10,10 +12,6 @@ import { useTestNode, type TestNode } from '../support/node';
  */
 const running = useTestNode();
 let node: TestNode;
-
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
 
 interface Operation {
   operationId?: string;
@@ -67,10 +65,10 @@ it('serves an OpenAPI 3.1 document with the error envelope and every error code'
 });
 
 it('describes every REST route: summary, path parameters, answer, error codes', () => {
-  const router = (node.app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
+  const routes = expressList(node.app.getHttpAdapter().getInstance() as Express);
   const missing: string[] = [];
   let checked = 0;
-  for (const layer of router.stack) {
+  for (const layer of routes) {
     const route = layer.route;
     if (!route || UNDESCRIBED(route.path)) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
@@ -125,7 +123,7 @@ it('describes every REST route: summary, path parameters, answer, error codes', 
   expect(checked).toBeGreaterThan(40);
   // No operation is described that the app does not serve.
   const served = new Set(
-    router.stack.filter((layer) => layer.route).map((layer) => layer.route!.path.replace(/:(\w+)/g, '{$1}')),
+    routes.filter((layer) => layer.route).map((layer) => layer.route!.path.replace(/:(\w+)/g, '{$1}')),
   );
   for (const path of Object.keys(document.paths)) expect(served, path).toContain(path);
 });
