@@ -30,8 +30,12 @@ export function expressList(app: Express): ExpressListEntry[] {
   );
 }
 
-/** A path find-my-way matches exactly as Express does: static segments and whole-segment `:params`. */
-const PLAIN_PATH = /^(\/(:?[\w.~-]+)?)+$/;
+/**
+ * A path a run holds: words, and parameters that are whole segments with plain names. Every route of the
+ * node's is so, and the spec compares such routes with Express; anything else (`/:id-:rev`, `*rest`) stays
+ * with Express.
+ */
+const PLAIN_PATH = /^(?:\/|(?:\/(?::\w+|[\w.~-]+))+\/?)$/;
 
 /**
  * A stretch of routes that Express would try one after another, found in one lookup instead.
