@@ -6,7 +6,7 @@ type Answered = Response & { [WAITING]?: (() => void)[] };
 
 /**
  * Calls `callback` once the answer has been handed to the operating system (the response's 'finish').
- * Every step that waits for the answer (the metric, the log line, the deadline) shares one listener:
+ * Every step that waits for the answer (the metric, the log line) shares one listener:
  * adding a listener to a response that has Node's own is a tenth of a short request's own work.
  */
 export function afterAnswer(res: Response, callback: () => void): void {
