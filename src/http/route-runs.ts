@@ -112,12 +112,12 @@ export class RouteRun {
   }
 }
 
-/** The methods a route registered with the adapter's `method` answers: a GET route answers HEAD too. */
+/** The methods a route registered with the adapter's `method` answers ('*': every one). */
 function answeredMethods(method: string): Set<string> {
-  if (method === 'all') return new Set(['*']);
-  return new Set(method === 'get' ? ['get', 'head'] : [method]);
+  return new Set(method === 'all' ? ['*'] : TABLE_METHODS[method]);
 }
 
+/** The methods a run looks a route up under, by the adapter's method: a GET route answers HEAD too. */
 const TABLE_METHODS: Record<string, FindMyWay.HTTPMethod[]> = {
   get: ['GET', 'HEAD'],
   post: ['POST'],
