@@ -47,10 +47,18 @@ export function voteText(networkId: bigint | number, blockId: string, hash: stri
 }
 
 /**
+ * A core's action that needs peers, with its peers named by public key (hex): a ban names the voter or,
+ * for a follower that sent a bad block, the sender.
+ */
+export type NetworkAction =
+  | Extract<ConsensusAction, { kind: 'switch' | 'fetch' }>
+  | { kind: 'ban'; key: string; voter: boolean; reason: string };
+
+/**
  * What the network service carries out for the core, what needs peers: this node's new votes (signed and
  * recorded already) to send, and the other actions (switch, fetch, ban).
  */
-export type FinalityActionSink = (ownVotes: SignedVote[], actions: ConsensusAction[]) => void;
+export type FinalityActionSink = (ownVotes: SignedVote[], actions: NetworkAction[]) => void;
 
 interface ChainRow {
   id: string;
@@ -207,8 +215,11 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   /** The block the fork choice picks now, when it is not this node's tip. */
-  pendingSwitch(): ConsensusAction[] {
-    return this.core ? this.core.learned([], -1) : [];
+  pendingSwitch(): NetworkAction[] {
+    const actions = this.core ? this.core.learned([], -1) : [];
+    return actions.filter(
+      (action): action is Extract<ConsensusAction, { kind: 'switch' }> => action.kind === 'switch',
+    );
   }
 
   // ------------------------------------------------------------------------------ what peers tell
@@ -310,6 +321,7 @@ export class Finality implements OnApplicationBootstrap {
           reason: refusal.reason,
           block: block && { hash: block.hash.toLowerCase(), producer: block.producer },
         }),
+        refusal.sourceKey,
       );
     });
   }
@@ -501,8 +513,9 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   /** Votes are signed and recorded before anyone hears of them; final blocks recorded; the rest goes to the network. */
-  private async carryOut(actions: ConsensusAction[]): Promise<void> {
-    const forNetwork: ConsensusAction[] = [];
+  /** `senderKey`: who sent what the actions answer, for a ban of a sender that is no voter. */
+  private async carryOut(actions: ConsensusAction[], senderKey?: string): Promise<void> {
+    const forNetwork: NetworkAction[] = [];
     const own: { id: string; voter: Buffer; hash: Buffer; signature: Buffer }[] = [];
     for (const action of actions) {
       if (action.kind === 'vote') {
@@ -519,6 +532,10 @@ export class Finality implements OnApplicationBootstrap {
             ),
           ),
         });
+      } else if (action.kind === 'ban') {
+        const key = action.peer === 'sender' ? senderKey : this.voterKey(action.peer);
+        if (key)
+          forNetwork.push({ kind: 'ban', key, voter: action.peer !== 'sender', reason: action.reason });
       } else if (action.kind !== 'final') {
         forNetwork.push(action);
       }

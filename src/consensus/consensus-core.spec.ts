@@ -155,7 +155,8 @@ describe('ConsensusCore', () => {
     // Not signed by its producer (or not decoded): only the sender; never this node itself.
     expect(bans(node.refused({ source: 4, reason: 'bad signature' }))).toEqual([4]);
     expect(bans(node.refused({ source: 0, reason: 'own' }))).toEqual([]);
-    expect(bans(node.refused({ source: -1, reason: 'a follower' }))).toEqual([]);
+    // A follower passing a bad block on has no position: it is banned as the sender.
+    expect(bans(node.refused({ source: -1, reason: 'a follower' }))).toEqual(['sender']);
   });
 });
 

@@ -80,9 +80,10 @@ export type ConsensusAction =
   | { kind: 'fetch'; hash: Hash; source: number }
   /**
    * `peer` sent or made something no honest node sends (two different votes at one height, a block that
-   * fails its checks): stop listening to it for a while.
+   * fails its checks): stop listening to it for a while. `'sender'` is the peer that sent a refused block
+   * when it is no voter (a follower passing blocks on), which has no position here.
    */
-  | { kind: 'ban'; peer: number; reason: string };
+  | { kind: 'ban'; peer: number | 'sender'; reason: string };
 
 /** Why {@link ConsensusCore.headerProblem} will not take a header. */
 export interface HeaderProblem {
@@ -356,24 +357,20 @@ export class ConsensusCore {
   /**
    * A peer sent something that failed the driver's checks (a block that does not decode, is not signed by
    * its producer, is not its producer's to make, or does not run as it says): who is banned is decided
-   * here. The source always is; when the producer's signature held, the producer too, and the block is
-   * bad for good — it and every block learned on top of it are forgotten and never taken again.
+   * here. The source always is, voter or not; when the producer's signature held, the producer too, and
+   * the block is bad for good — it and every block learned on top of it are forgotten and never taken again.
    */
   refused(refusal: Refusal): ConsensusAction[] {
     const { self } = this.options;
     const actions: ConsensusAction[] = [];
-    const ban = (peer: number) => {
-      if (
-        peer >= 0 &&
-        peer !== self &&
-        !actions.some((action) => action.kind === 'ban' && action.peer === peer)
-      ) {
+    const ban = (peer: number | 'sender') => {
+      if (peer !== self && !actions.some((action) => action.kind === 'ban' && action.peer === peer)) {
         actions.push({ kind: 'ban', peer, reason: refusal.reason });
       }
     };
-    ban(refusal.source);
+    ban(refusal.source >= 0 ? refusal.source : 'sender');
     if (refusal.block !== undefined) {
-      ban(refusal.block.producer);
+      if (refusal.block.producer >= 0) ban(refusal.block.producer);
       this.bad.add(refusal.block.hash);
       this.forget(refusal.block.hash);
     }

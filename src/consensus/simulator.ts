@@ -600,6 +600,8 @@ class World {
           this.requestBlock(node, action.hash, action.source);
           break;
         case 'ban':
+          // Every simulated peer is a voter: a refusal always names its source's position.
+          if (action.peer === 'sender') throw new Error(`node ${node.id} banned a sender with no position`);
           if (this.nodes[action.peer].honest && node.honest) {
             this.fail('honest node banned', `node ${node.id} banned ${action.peer}: ${action.reason}`);
           }

@@ -7,8 +7,7 @@ import {
 } from '@nestjs/common';
 import { ChainEvents, type ChainChange } from '../chain/chain-events';
 import { ChainLock } from '../chain/chain-lock';
-import { Finality, type SignedVote } from '../chain/finality.service';
-import type { ConsensusAction } from '../consensus/consensus-core';
+import { Finality, type NetworkAction, type SignedVote } from '../chain/finality.service';
 import { hexOf, mp, parseBlock } from '../chain/codec';
 import {
   activeHonorNodes,
@@ -289,7 +288,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** What the consensus core asked of the network: this node's votes sent, a chain followed, a voter banned. */
-  private carryOut(ownVotes: SignedVote[], actions: ConsensusAction[]): void {
+  private carryOut(ownVotes: SignedVote[], actions: NetworkAction[]): void {
     if (ownVotes.length > 0) {
       for (const peer of this.peers.values()) {
         if (peer.isolated) continue;
@@ -301,19 +300,18 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     for (const action of actions) {
       if (action.kind === 'switch') void this.follow(action);
       else if (action.kind === 'ban') {
-        const key = this.finality.voterKey(action.peer);
-        if (key) {
-          void this.ban(key).then((seconds) =>
-            this.logger.warn(`banned honor node ${action.peer} for ${seconds} s: ${action.reason}`),
-          );
-        }
+        void this.ban(action.key).then((seconds) =>
+          this.logger.warn(
+            `banned ${action.voter ? 'honor node' : 'peer'} ${action.key.slice(0, 16)} for ${seconds} s: ${action.reason}`,
+          ),
+        );
       }
       // 'fetch' needs nothing here: each round asks every peer whose tip is unknown for its chain.
     }
   }
 
   /** One switch at a time: a second caller waits for the one under way, which may have made it moot. */
-  private follow(action: Extract<ConsensusAction, { kind: 'switch' }>): Promise<void> {
+  private follow(action: Extract<NetworkAction, { kind: 'switch' }>): Promise<void> {
     const target = action.path[action.path.length - 1];
     // The core asks again after each event until the switch is made: one request per target is enough.
     if (target === undefined || this.following.has(target)) return Promise.resolve();
@@ -447,11 +445,6 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     this.metrics.badBlockRefused();
     this.logger.warn(`refused a block from ${peer.url}: ${refused.message}`);
     const signed = refused.block?.signed ? refused.block : undefined;
-    if (this.finality.voterOf(peer.key) < 0) {
-      // A peer outside consensus (a follower) is no voter the core can ban: it is not listened to here.
-      const seconds = await this.ban(peer.key);
-      this.logger.warn(`banned ${peer.url} for ${seconds} s: ${refused.message}`);
-    }
     await this.finality.refused({
       sourceKey: peer.key,
       reason: refused.message,
