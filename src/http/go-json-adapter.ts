@@ -19,6 +19,39 @@ type RouteArguments = [path: unknown, ...handlers: unknown[]];
 export class GoJsonExpressAdapter extends ExpressAdapter {
   /** The run new routes join, while nothing else has been added to Express's list since it began. */
   private openRun?: { run: RouteRun; listLength: number };
+  /** What registers its routes after the application's own (see {@link afterRoutes}). */
+  private readonly late: (() => void)[] = [];
+
+  constructor() {
+    super();
+    // Nest's adapter begins Express's list with an entry that only runs its request and response hooks,
+    // which nothing sets here (the setters below refuse): every request would pass it for nothing.
+    const list = (this.instance as Express).router.stack;
+    if (list.length !== 1) throw new Error(`Nest's Express adapter began with ${list.length} entries, not 1`);
+    list.pop();
+  }
+
+  override setOnRequestHook(): never {
+    throw new Error('the node has no request hook: its middleware runs in app.ts');
+  }
+
+  override setOnResponseHook(): never {
+    throw new Error('the node has no response hook: its middleware runs in app.ts');
+  }
+
+  /**
+   * `register` adds its routes once the application's own are in Express's list, before Nest's not-found
+   * handler. Express tries its entries in order: routes few requests ask for (the API's documentation and
+   * its files) then cost the others nothing.
+   */
+  afterRoutes(register: () => void): void {
+    this.late.push(register);
+  }
+
+  override setNotFoundHandler(handler: unknown, prefix?: string): unknown {
+    for (const register of this.late.splice(0)) register();
+    return super.setNotFoundHandler(handler as Parameters<ExpressAdapter['setNotFoundHandler']>[0], prefix);
+  }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (body instanceof StreamableFile) return super.reply(response, body, statusCode);
