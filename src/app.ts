@@ -40,16 +40,13 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   await loadFastHashers();
   const logger = createLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.register(config, logger),
-    new GoJsonExpressAdapter(),
-    {
-      bodyParser: false,
-      // From the first line, not buffered: Nest prints a buffer with its own console logger when the start fails.
-      logger: new NestLogger(logger),
-      abortOnError: false,
-    },
-  );
+  const adapter = new GoJsonExpressAdapter();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, logger), adapter, {
+    bodyParser: false,
+    // From the first line, not buffered: Nest prints a buffer with its own console logger when the start fails.
+    logger: new NestLogger(logger),
+    abortOnError: false,
+  });
   // JSON-RPC over WebSocket (src/live): the gateways read their messages themselves, not as Nest events.
   app.useWebSocketAdapter(new WsAdapter(app, { messageParser: () => undefined }));
   app.disable('x-powered-by');
@@ -84,7 +81,7 @@ export async function createApp(
       nodeStateMiddleware(app.get(NodeStateService), () => blocks.height()),
     ),
   );
-  serveApiDocs(app);
+  adapter.afterRoutes(() => serveApiDocs(app));
   await app.init();
   return app;
 }

@@ -25,9 +25,12 @@ const RUN_OF_DISPATCH = new WeakMap<object, RouteRun>();
  * Express would try them (what the API description's and the fuzz tests' route discovery reads).
  */
 export function expressList(app: Express): ExpressListEntry[] {
-  return (app.router.stack as ExpressListEntry[]).flatMap(
-    (entry) => RUN_OF_DISPATCH.get(entry.handle)?.entries() ?? [entry],
-  );
+  return (app.router.stack as ExpressListEntry[]).flatMap(entriesOf);
+}
+
+/** The entries one entry of Express's list stands for: a run's routes, or the entry itself. */
+export function entriesOf(entry: ExpressListEntry): ExpressListEntry[] {
+  return RUN_OF_DISPATCH.get(entry.handle)?.entries() ?? [entry];
 }
 
 /**

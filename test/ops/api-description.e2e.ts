@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../src/common/error-codes';
 import { declaredName } from '../../src/rpc/rpc-registry.service';
 import { useTestNode, type TestNode } from '../support/node';
 import type { Express } from 'express';
-import { expressList } from '../../src/http/route-runs';
+import { entriesOf, expressList, type ExpressListEntry } from '../../src/http/route-runs';
 
 /**
  * Every REST route the running app serves (found in its router, so a new route is checked without anyone
@@ -54,6 +54,24 @@ it('serves the same document where Nest users look for it (/api/docs-json)', asy
   expect(answer.status).toBe(200);
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
   expect(parseExampleJson(await answer.text())).toEqual(document);
+});
+
+it("puts the API's routes second in Express's list, after the middleware and before the documentation", () => {
+  const app = node.app.getHttpAdapter().getInstance() as Express;
+  const list = app.router.stack as ExpressListEntry[];
+  const entryOf = (path: string) =>
+    list.findIndex((entry) => entriesOf(entry).some((route) => route.route?.path === path));
+  // A request passes every entry before its own: the node's middleware (one entry), then the runs of
+  // routes (two: Express matches without case, and /api/v2/txinfoMultiple has a lower-case twin).
+  expect(entryOf('/api/v2/version')).toBe(1);
+  expect(entryOf('/api/v2/block/:id')).toBe(1);
+  expect(entryOf('/')).toBe(2);
+  const paths = expressList(app).map((entry) => entry.route?.path ?? '');
+  const documentation = paths.findIndex(
+    (path) => path === '/api/v2/openapi.json' || path.startsWith('/api/docs'),
+  );
+  expect(documentation).toBeGreaterThan(paths.indexOf('/'));
+  expect(documentation).toBeGreaterThan(paths.lastIndexOf('/node/v1/votes'));
 });
 
 it('serves an OpenAPI 3.1 document with the error envelope and every error code', () => {
