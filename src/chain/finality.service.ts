@@ -512,8 +512,11 @@ export class Finality implements OnApplicationBootstrap {
     };
   }
 
-  /** Votes are signed and recorded before anyone hears of them; final blocks recorded; the rest goes to the network. */
-  /** `senderKey`: who sent what the actions answer, for a ban of a sender that is no voter. */
+  /**
+   * Votes are signed and recorded before anyone hears of them; final blocks recorded; the rest goes to the
+   * network, its peers named by key (`senderKey`: who sent what the actions answer, for a ban of a sender
+   * that is no voter).
+   */
   private async carryOut(actions: ConsensusAction[], senderKey?: string): Promise<void> {
     const forNetwork: NetworkAction[] = [];
     const own: { id: string; voter: Buffer; hash: Buffer; signature: Buffer }[] = [];

@@ -287,7 +287,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** What the consensus core asked of the network: this node's votes sent, a chain followed, a voter banned. */
+  /** What the consensus core asked of the network: this node's votes sent, a chain followed, a peer banned. */
   private carryOut(ownVotes: SignedVote[], actions: NetworkAction[]): void {
     if (ownVotes.length > 0) {
       for (const peer of this.peers.values()) {
