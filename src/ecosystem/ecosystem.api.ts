@@ -10,8 +10,10 @@ import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
 /** Each operation's summary, said once for its REST route and its JSON-RPC method. */
-const SUMMARY = {
+export const SUMMARY = {
   getKeyInfo: 'The ecosystems a key is registered in, with its roles and notifications there',
+  // Also the summary of REST metrics/ecosystems, which the chain statistics serve.
+  getEcosystemCount: 'Number of ecosystems',
 } as const;
 
 const KEY_ECOSYSTEMS = s.array(KEY_ECOSYSTEM);
@@ -57,7 +59,7 @@ export class EcosystemController {
 export class EcosystemRpc {
   constructor(private readonly ecosystems: EcosystemService) {}
 
-  @RpcMethod('getEcosystemCount', { summary: 'Number of ecosystems', result: s.integer() })
+  @RpcMethod('getEcosystemCount', { summary: SUMMARY.getEcosystemCount, result: s.integer() })
   getEcosystemCount() {
     return this.ecosystems.count();
   }

@@ -5,6 +5,7 @@ import { BlocksService } from '../blocks/blocks.service';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { BlockchainRoute } from '../http/request-gates';
 import { EcosystemService } from '../ecosystem/ecosystem.service';
+import { SUMMARY as ECOSYSTEM_SUMMARY } from '../ecosystem/ecosystem.api';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
@@ -101,7 +102,7 @@ export class MetricsController {
   }
 
   @ApiRoute({
-    summary: 'Number of ecosystems',
+    summary: ECOSYSTEM_SUMMARY.getEcosystemCount,
     description:
       'The rows of `1_ecosystems`, the platform ecosystem included. Not served on a CLB node (404). ' +
       'JSON-RPC: `ibax.getEcosystemCount`.',
