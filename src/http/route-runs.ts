@@ -75,19 +75,12 @@ export class RouteRun {
     return typeof path === 'string' && PLAIN_PATH.test(path) && (method === 'all' || method in TABLE_METHODS);
   }
 
-  /**
-   * Whether the route can join this run: no route already here could share a request with it, or one here
-   * answers every request it could (Express would never reach it: a twin of a route that differs only in
-   * case, where routing ignores case).
-   */
+  /** Whether the route can join this run: no route already here could share a request with it. */
   accepts(method: string, path: string): boolean {
     const methods = answeredMethods(method);
     const segments = this.segmentsOf(path);
-    return (
-      this.shadows(methods, segments) ||
-      !this.routes.some(
-        (route) => sharesMethod(route.methods, methods) && sharesPath(route.segments, segments),
-      )
+    return !this.routes.some(
+      (route) => sharesMethod(route.methods, methods) && sharesPath(route.segments, segments),
     );
   }
 
@@ -95,25 +88,9 @@ export class RouteRun {
     const route = this.fallback.route(path) as unknown as Record<string, (...h: Handler[]) => void>;
     // As Express's `app.all` does: the route takes every method Node knows, one by one.
     for (const each of method === 'all' ? NODE_METHODS : [method]) route[each](...handlers);
-    const methods = answeredMethods(method);
-    const segments = this.segmentsOf(path);
-    // A shadowed route is listed (and in the fallback router, where Express's order shadows it too), but
-    // the lookup table keeps the route that answers first.
-    if (this.shadows(methods, segments)) return;
     if (method === 'all') this.table.all(path, () => undefined, route);
     else this.table.on(TABLE_METHODS[method], path, () => undefined, route);
-    this.routes.push({ methods, segments });
-  }
-
-  /** Whether a route here answers every request a route of these methods and segments could match. */
-  private shadows(methods: Set<string>, segments: string[]): boolean {
-    return this.routes.some(
-      (route) =>
-        (route.methods.has('*') ||
-          (!methods.has('*') && [...methods].every((each) => route.methods.has(each)))) &&
-        route.segments.length === segments.length &&
-        route.segments.every((segment, i) => segment === segments[i] || segment.startsWith(':')),
-    );
+    this.routes.push({ methods: answeredMethods(method), segments: this.segmentsOf(path) });
   }
 
   /** The middleware that stands where the run's routes would stand in Express's list. */
