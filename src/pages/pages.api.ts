@@ -278,9 +278,10 @@ export class PagesRpc {
   })
   async getContent({ form, vals }: ContentParams, context: RpcCallContext) {
     const { template, source } = contentForm(form);
-    if (typeof template !== 'string' || template === '')
-      throw RpcError.invalidParams('params can not be empty');
-    return { tree: await this.pages.content(template, source === true, rpcRequest(context, vals)) };
+    // The DTO refused a form without a text template.
+    return {
+      tree: await this.pages.content(template as string, source === true, rpcRequest(context, vals)),
+    };
   }
 
   @RpcMethod('getPageValidatorsCount', {

@@ -3,8 +3,15 @@ import { IsBoolean, IsObject, IsOptional, IsString, ValidateBy } from 'class-val
 import { isLosslessNumber } from 'lossless-json';
 import { schema as s } from '../api-docs/schema';
 import { OptionalText, TextInPath } from '../common/dto/common-fields';
-import { Describe } from '../common/dto/dto-fields';
-import { IsInt64, IsJsonValue, ReadsWith } from '../common/dto/validators';
+import { AbsentAsNil, Describe } from '../common/dto/dto-fields';
+import {
+  handlerRule,
+  IsInt64,
+  IsJsonValue,
+  NotNilParams,
+  PARAMS_CAN_NOT_BE_EMPTY,
+  ReadsWith,
+} from '../common/dto/validators';
 import { member } from '../rpc/rpc-params';
 
 /*
@@ -176,16 +183,40 @@ const HasBooleanSource = () =>
     },
   });
 
-/** `getContent [form] [vals]`; the handler refuses a form without a template as empty params. */
+/**
+ * The form's template is a text that is not empty; anything else is empty params, as the reference's
+ * handler finds it once the form has decoded.
+ */
+const HasTemplate = () =>
+  ValidateBy(
+    {
+      name: 'hasTemplate',
+      validator: {
+        validate: (value) => {
+          const { template } = contentForm(value as Record<string, unknown>);
+          return typeof template === 'string' && template !== '';
+        },
+      },
+    },
+    handlerRule(PARAMS_CAN_NOT_BE_EMPTY),
+  );
+
+/**
+ * `getContent form [vals]`. The form's checks run nearest the property first, in the reference's order:
+ * absent or null is empty params; then the form decodes (`source` a boolean, the form an object); then
+ * an empty template is empty params.
+ */
 export class ContentParams {
-  @IsOptional()
+  @HasTemplate()
   @IsObject()
   @HasBooleanSource()
   @Describe(
-    '{template, source}: the template, and true for source mode (nothing run, nothing read)',
+    '{template, source}: the template (not empty), and true for source mode (nothing run, nothing read)',
     s.object({ template: s.string(), source: s.boolean() }, { optional: ['source'] }),
   )
-  form?: Record<string, unknown>;
+  @AbsentAsNil()
+  @NotNilParams()
+  form!: Record<string, unknown>;
 
   @Vals(PAGE_VARIABLES)
   vals?: unknown;
