@@ -63,4 +63,9 @@ export const schema = {
   oneOf: <S extends JsonSchema[]>(...options: S): Schema<ValueOf<S[number]>> => ({ oneOf: options }),
   /** Any JSON value (contract results, rows of tables the ecosystem defines). */
   any: (description?: string) => described<unknown>({}, description),
+  /**
+   * A value the node holds as something the schema cannot name (a rendered tree kept as the JSON text it
+   * was written as): described by `schema`, typed `T` for the compiler.
+   */
+  writtenAs: <T>(schema: JsonSchema): Schema<T> => schema,
 };

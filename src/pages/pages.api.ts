@@ -1,6 +1,5 @@
 import { Controller, Get, HttpCode, Injectable, Post, Req } from '@nestjs/common';
 import { ApiPostRoute, ApiRoute } from '../api-docs/api-route.decorator';
-import { schema as s } from '../api-docs/schema';
 import { ApiError } from '../common/api-error';
 import type { Caller } from '../common/caller';
 import { RPC_CODE } from '../common/error-codes';
@@ -24,7 +23,19 @@ import {
   PageParams,
   templateVariables,
 } from './pages.dto';
-import { pageAnswer, PagesService, type ContentRequest } from './pages.service';
+import {
+  HASH,
+  MENU_CONTENT,
+  PAGE_CONTENT,
+  TREE_ONLY,
+  VALIDATORS,
+  type HashAnswer,
+  type MenuAnswer,
+  type PageAnswer,
+  type TreeAnswer,
+  type ValidatorsAnswer,
+} from './pages.answers';
+import { menuAnswer, pageAnswer, PagesService, type ContentRequest } from './pages.service';
 
 /** Each operation's summary, said once for its REST route and its JSON-RPC method. */
 const SUMMARY = {
@@ -33,34 +44,8 @@ const SUMMARY = {
   getPage: 'A page and its menu rendered into JSON trees',
   getPageHash: 'Hash of the JSON content/page answers for a page (validators compare it)',
   getPageValidatorsCount: 'How many validators must agree on a page',
+  getSource: "A page's structure: its template parsed, nothing run, nothing read",
 } as const;
-
-const TREE = s.array(
-  s.object(
-    {
-      tag: s.string(),
-      attr: s.map(s.any(), 'attributes, keys sorted'),
-      text: s.string(),
-      children: s.array(s.any(), 'nodes'),
-      tail: s.array(s.any(), 'nodes'),
-    },
-    { optional: ['attr', 'text', 'children', 'tail'] },
-  ),
-  'the rendered JSON tree',
-);
-const PAGE_CONTENT = s.object(
-  {
-    menu: s.string("the page's menu"),
-    menutree: TREE,
-    tree: TREE,
-    nodesCount: s.integer('validators needed'),
-  },
-  { optional: ['menu', 'menutree', 'nodesCount'] },
-);
-const MENU_CONTENT = s.object({ title: s.string(), tree: TREE }, { optional: ['title'] });
-const TREE_ONLY = s.object({ tree: TREE });
-const HASH = s.object({ hash: s.hex('hash of the JSON of content/page, configured hasher') });
-const VALIDATORS = s.object({ validate_count: s.integer() });
 
 /** Every form value is a page variable, the named ones of the route's form too. */
 function contentRequest(req: ApiRequest): ContentRequest {
@@ -87,7 +72,7 @@ export class PagesController {
   @Post('content/page/:name')
   @HttpCode(200)
   @Auth()
-  async page(@Form() { name }: PageForm, @Req() req: ApiRequest) {
+  async page(@Form() { name }: PageForm, @Req() req: ApiRequest): Promise<PageAnswer> {
     return pageAnswer(await this.pages.page(name, contentRequest(req)));
   }
 
@@ -104,13 +89,12 @@ export class PagesController {
   @Post('content/menu/:name')
   @HttpCode(200)
   @Auth()
-  async menu(@Form() { name }: MenuForm, @Req() req: ApiRequest) {
-    const menu = await this.pages.menu(name, contentRequest(req));
-    return { title: menu.title || undefined, tree: menu.tree };
+  async menu(@Form() { name }: MenuForm, @Req() req: ApiRequest): Promise<MenuAnswer> {
+    return menuAnswer(await this.pages.menu(name, contentRequest(req)));
   }
 
   @ApiPostRoute({
-    summary: "A page's structure: its template parsed, nothing run, nothing read",
+    summary: SUMMARY.getSource,
     description:
       'The page is found as for content/page and its template rendered in source mode (#_full# = 1): each ' +
       'function call is a node with its parameters, If/ElseIf bodies included; no menu. A missing page or ' +
@@ -122,7 +106,7 @@ export class PagesController {
   @Post('content/source/:name')
   @HttpCode(200)
   @Auth()
-  async source(@Form() { name }: PageForm, @Req() req: ApiRequest) {
+  async source(@Form() { name }: PageForm, @Req() req: ApiRequest): Promise<TreeAnswer> {
     return { tree: await this.pages.source(name, contentRequest(req)) };
   }
 
@@ -139,7 +123,7 @@ export class PagesController {
   })
   @Post('content/hash/:name')
   @HttpCode(200)
-  async hash(@Form() { name }: PageHashForm, @Req() req: ApiRequest) {
+  async hash(@Form() { name }: PageHashForm, @Req() req: ApiRequest): Promise<HashAnswer> {
     const request = contentRequest(req);
     // The ecosystem as a page variable (the first `ecosystem` as sent), as the reference's r.FormValue.
     return { hash: await this.pages.pageHash(name, request.values.get('ecosystem'), request) };
@@ -157,7 +141,7 @@ export class PagesController {
   })
   @Post('content')
   @HttpCode(200)
-  async content(@Form() form: ContentForm, @Req() req: ApiRequest) {
+  async content(@Form() form: ContentForm, @Req() req: ApiRequest): Promise<TreeAnswer> {
     return { tree: await this.pages.content(form.template ?? '', form.source ?? false, contentRequest(req)) };
   }
 
@@ -172,7 +156,10 @@ export class PagesController {
     errors: ['E_NOTFOUND', 'E_SERVER'],
   })
   @Get('page/validators_count/:name')
-  async validatorsCount(@Form() { name }: PageNamePath, @CurrentCaller() caller: Caller) {
+  async validatorsCount(
+    @Form() { name }: PageNamePath,
+    @CurrentCaller() caller: Caller,
+  ): Promise<ValidatorsAnswer> {
     return { validate_count: await this.pages.validatorsCount(name, caller) };
   }
 }
@@ -217,7 +204,7 @@ export class PagesRpc {
     result: PAGE_CONTENT,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getPage({ name, vals }: PageParams, context: RpcCallContext) {
+  async getPage({ name, vals }: PageParams, context: RpcCallContext): Promise<PageAnswer> {
     const content = await pageLookup(() => this.pages.page(requireName(name), rpcRequest(context, vals)));
     return pageAnswer(content, true);
   }
@@ -229,13 +216,12 @@ export class PagesRpc {
     result: MENU_CONTENT,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getMenu({ name, vals }: MenuParams, context: RpcCallContext) {
-    const menu = await this.pages.menu(requireName(name), rpcRequest(context, vals));
-    return { title: menu.title || undefined, tree: menu.tree };
+  async getMenu({ name, vals }: MenuParams, context: RpcCallContext): Promise<MenuAnswer> {
+    return menuAnswer(await this.pages.menu(requireName(name), rpcRequest(context, vals)));
   }
 
   @RpcMethod('getSource', {
-    summary: "A page's structure: its template parsed, nothing run, nothing read",
+    summary: SUMMARY.getSource,
     description:
       'Source mode (#_full# = 1), no menu. An empty name answers -32012 "NotFound", a missing page -32000 ' +
       '"NotFound" (as the reference).',
@@ -243,7 +229,7 @@ export class PagesRpc {
     result: TREE_ONLY,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getSource({ name, vals }: PageParams, context: RpcCallContext) {
+  async getSource({ name, vals }: PageParams, context: RpcCallContext): Promise<TreeAnswer> {
     return {
       tree: await pageLookup(() => this.pages.source(requireName(name), rpcRequest(context, vals))),
     };
@@ -259,7 +245,7 @@ export class PagesRpc {
     result: HASH,
     errors: ['E_NOTFOUND', 'E_HEAVYPAGE', 'E_SERVER'],
   })
-  async getPageHash({ name, ecosystem, vals }: PageHashParams, context: RpcCallContext) {
+  async getPageHash({ name, ecosystem, vals }: PageHashParams, context: RpcCallContext): Promise<HashAnswer> {
     const scope = ecosystem !== undefined && ecosystem !== 0n ? ecosystem.toString() : undefined;
     const hash = await pageLookup(() =>
       this.pages.pageHash(requireName(name), scope, rpcRequest(context, vals)),
@@ -276,7 +262,7 @@ export class PagesRpc {
     result: TREE_ONLY,
     errors: ['E_HEAVYPAGE'],
   })
-  async getContent({ form, vals }: ContentParams, context: RpcCallContext) {
+  async getContent({ form, vals }: ContentParams, context: RpcCallContext): Promise<TreeAnswer> {
     const { template, source } = contentForm(form);
     // The DTO refused a form without a text template.
     return {
@@ -292,7 +278,7 @@ export class PagesRpc {
     result: VALIDATORS,
     errors: ['E_NOTFOUND', 'E_SERVER'],
   })
-  async getPageValidatorsCount({ name }: PageNameParams, context: RpcCallContext) {
+  async getPageValidatorsCount({ name }: PageNameParams, context: RpcCallContext): Promise<ValidatorsAnswer> {
     const count = await pageLookup(() => this.pages.validatorsCount(requireName(name), context.caller));
     return { validate_count: count };
   }

@@ -18,15 +18,7 @@ import { TablesService } from '../tables/tables.service';
 import { dict, HeavyPageError, renderTemplateJson } from '../template';
 import { TxService } from '../tx/tx.service';
 import { ecosystemIdOf, NodeTemplatePort, type PageSources } from './page-port';
-
-/** JSON text written into an answer as it is (a rendered tree). */
-export class RawJson {
-  constructor(readonly text: string) {}
-
-  toGoJson(): string {
-    return this.text;
-  }
-}
+import { RawJson, type MenuAnswer, type PageAnswer } from './pages.answers';
 
 /** Who asks for a render and with which values (form fields or RPC `vals`, by the names as sent). */
 export interface ContentRequest {
@@ -57,13 +49,18 @@ const QUALIFIED_NAME = /^@(\d+)(\w[\w]*)$/i;
  * The answer of `content/page` with Go's omitempty rules: the object the page hash is taken over. JSON-RPC
  * also leaves out an empty menu tree.
  */
-export function pageAnswer(content: PageContent, omitEmptyMenuTree = false) {
+export function pageAnswer(content: PageContent, omitEmptyMenuTree = false): PageAnswer {
   return {
     menu: content.menu || undefined,
     menutree: omitEmptyMenuTree && content.menuTree.text === '[]' ? undefined : content.menuTree,
     tree: content.tree,
     nodesCount: content.nodesCount !== 0n ? content.nodesCount : undefined,
   };
+}
+
+/** The answer of `content/menu` and `getMenu`: the title is left out when empty. */
+export function menuAnswer(menu: MenuContent): MenuAnswer {
+  return { title: menu.title || undefined, tree: menu.tree };
 }
 
 /**
