@@ -157,14 +157,15 @@ export class PageHashParams {
   vals?: unknown;
 }
 
-/** `getContent`'s form members, names matched case-insensitively: `{template, source}`. */
-export function contentForm(form: Record<string, unknown> | undefined): {
-  template: unknown;
-  source: unknown;
-} {
+/**
+ * `getContent`'s form members, names matched case-insensitively: `{template, source}`; none when the form
+ * is no object (its own checks refuse it, and each check is asked about every value).
+ */
+export function contentForm(form: unknown): { template: unknown; source: unknown } {
+  const members = form !== null && typeof form === 'object' ? (form as Record<string, unknown>) : undefined;
   return {
-    template: form ? member(form, 'template') : undefined,
-    source: form ? member(form, 'source') : undefined,
+    template: members ? member(members, 'template') : undefined,
+    source: members ? member(members, 'source') : undefined,
   };
 }
 
@@ -174,9 +175,7 @@ const HasBooleanSource = () =>
     name: 'hasBooleanSource',
     validator: {
       validate: (value) => {
-        const { source } = contentForm(
-          value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined,
-        );
+        const { source } = contentForm(value);
         return source === undefined || source === null || typeof source === 'boolean';
       },
       defaultMessage: () => 'json: cannot unmarshal into Go struct field of type bool',
@@ -193,7 +192,7 @@ const HasTemplate = () =>
       name: 'hasTemplate',
       validator: {
         validate: (value) => {
-          const { template } = contentForm(value as Record<string, unknown>);
+          const { template } = contentForm(value);
           return typeof template === 'string' && template !== '';
         },
       },
