@@ -4,14 +4,7 @@ import { isLosslessNumber } from 'lossless-json';
 import { schema as s } from '../api-docs/schema';
 import { OptionalText, TextInPath } from '../common/dto/common-fields';
 import { AbsentAsNil, Describe } from '../common/dto/dto-fields';
-import {
-  handlerRule,
-  IsInt64,
-  IsJsonValue,
-  NotNilParams,
-  PARAMS_CAN_NOT_BE_EMPTY,
-  ReadsWith,
-} from '../common/dto/validators';
+import { IsInt64, IsJsonValue, NotNilParams, ReadsWith, refusedWhenEmpty } from '../common/dto/validators';
 import { member } from '../rpc/rpc-params';
 
 /*
@@ -187,18 +180,10 @@ const HasBooleanSource = () =>
  * handler finds it once the form has decoded.
  */
 const HasTemplate = () =>
-  ValidateBy(
-    {
-      name: 'hasTemplate',
-      validator: {
-        validate: (value) => {
-          const { template } = contentForm(value);
-          return typeof template === 'string' && template !== '';
-        },
-      },
-    },
-    handlerRule(PARAMS_CAN_NOT_BE_EMPTY),
-  );
+  refusedWhenEmpty('hasTemplate', (value) => {
+    const { template } = contentForm(value);
+    return typeof template !== 'string' || template === '';
+  });
 
 /**
  * `getContent form [vals]`. The form's checks run nearest the property first, in the reference's order:

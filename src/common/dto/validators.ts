@@ -182,7 +182,7 @@ export const paramsValueInvalid = (args: ValidationArguments) =>
 export const PARAMS_CAN_NOT_BE_EMPTY = 'params can not be empty';
 
 /** A rule that refuses what `isEmpty` calls empty with {@link PARAMS_CAN_NOT_BE_EMPTY}. */
-const refusedWhenEmpty = (name: string, isEmpty: (value: unknown) => boolean) =>
+export const refusedWhenEmpty = (name: string, isEmpty: (value: unknown) => boolean) =>
   ValidateBy(
     { name, validator: { validate: (value) => !isEmpty(value) } },
     handlerRule(PARAMS_CAN_NOT_BE_EMPTY),
