@@ -296,6 +296,11 @@ export class Finality implements OnApplicationBootstrap {
     });
   }
 
+  /** No peer held a block the core asked for: it is asked for again when something names it again. */
+  fetchFailed(hash: string): Promise<void> {
+    return this.serially(async () => this.core?.fetchFailed(hash.toLowerCase()));
+  }
+
   /** A block the fork choice wanted could not be had, or was bad: the core stops waiting for it. */
   unavailable(hash: string): Promise<void> {
     return this.serially(async () => {

@@ -75,9 +75,10 @@ export interface PeerView {
  * The honor-node network (formats.md §5, our own protocol over HTTP): this node tells its peers of each
  * block it makes and passes on the transactions its clients send and the votes it casts; every half slot
  * it asks its peers for their status, the votes it lacks and the chains it does not know, and hands them to
- * the consensus core (through Finality). It carries out what the core decides and needs peers for: taking
- * the chain the fork choice picks (its own blocks above the last common one taken back, never below the
- * final block, their transactions queued again), and banning. A peer that sent a bad block is banned for
+ * the consensus core (through Finality). It carries out what the core decides and needs peers for: looking
+ * at once for a block the core heard of and lacks, taking the chain the fork choice picks (its own blocks
+ * above the last common one taken back, never below the final block, their transactions queued again),
+ * and banning. A peer that sent a bad block is banned for
  * `local_node_ban_time`. The node that made the genesis lists the peers it is configured with in
  * `honor_nodes` by a transaction, one at a time, once they answer.
  */
@@ -97,6 +98,8 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private readonly isolatedKeys = new Set<string>();
   /** Announced blocks not yet taken here: hash (hex) → commit time on their producer, ms. */
   private readonly committedAt = new Map<string, number>();
+  /** The chain requests under way, by peer. */
+  private readonly learning = new Map<Peer, Promise<void>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -258,19 +261,54 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private async learnPeersChains(): Promise<void> {
     const floor = BigInt(this.finality.rollbackFloor);
     await Promise.all(
-      this.usablePeers().map(async (peer) => {
+      this.usablePeers().map((peer) => {
         const status = peer.status!;
         if (BigInt(status.block_id) <= floor || this.finality.knows(status.hash)) return;
-        try {
-          const count = Math.min(MAX_HASHES_PER_REQUEST, Number(BigInt(status.block_id) - floor + 1n));
-          const entries = await peer.client.hashes(floor, count);
-          await this.finality.learnChain(entries, peer.key!);
-        } catch (error) {
-          this.logger.debug(`chain of ${peer.url}: ${(error as Error).message}`);
-        }
+        return this.learnChainOf(
+          peer,
+          Math.min(MAX_HASHES_PER_REQUEST, Number(BigInt(status.block_id) - floor + 1n)),
+        );
       }),
     );
     this.carryOut([], this.finality.pendingSwitch());
+  }
+
+  /**
+   * The peer's chain above this node's highest final block, handed to the core. One request per peer at a
+   * time: the votes of one round can name several blocks this node lacks, all on the same chain.
+   */
+  private learnChainOf(peer: Peer, count: number): Promise<void> {
+    const under = this.learning.get(peer);
+    if (under) return under;
+    const run = (async () => {
+      try {
+        const entries = await peer.client.hashes(BigInt(this.finality.rollbackFloor), count);
+        await this.finality.learnChain(entries, peer.key!);
+      } catch (error) {
+        this.logger.debug(`chain of ${peer.url}: ${(error as Error).message}`);
+      } finally {
+        this.learning.delete(peer);
+      }
+    })();
+    this.learning.set(peer, run);
+    return run;
+  }
+
+  /**
+   * The core lacks a block it heard of (a vote names it, or a chain rests on it): the chains of the peers
+   * are asked for it now rather than at the next round, the peer the core heard it from first. If none
+   * holds it, the core is told, so that it asks again when the block is named again. Processes sharing
+   * one database: only the one that makes blocks takes chains, as in the round.
+   */
+  private async fetchFor(action: Extract<NetworkAction, { kind: 'fetch' }>): Promise<void> {
+    const first = this.holderOf(action.source, action.hash);
+    const others = this.usablePeers().filter((peer) => peer !== first);
+    const asked = !this.producer.isProducer ? [] : first ? [first, ...others] : others;
+    for (const peer of asked) {
+      await this.learnChainOf(peer, MAX_HASHES_PER_REQUEST);
+      if (this.finality.knows(action.hash)) return;
+    }
+    await this.finality.fetchFailed(action.hash);
   }
 
   /** Every honor node's votes this node may lack, from each peer: lost messages and a restart cost nothing. */
@@ -287,7 +325,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** What the consensus core asked of the network: this node's votes sent, a chain followed, a peer banned. */
+  /**
+   * What the consensus core asked of the network: this node's votes sent, a chain followed, a missing block
+   * looked for, a peer banned.
+   */
   private carryOut(ownVotes: SignedVote[], actions: NetworkAction[]): void {
     if (ownVotes.length > 0) {
       for (const peer of this.peers.values()) {
@@ -305,8 +346,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
             `banned ${action.voter ? 'honor node' : 'peer'} ${action.key.slice(0, 16)} for ${seconds} s: ${action.reason}`,
           ),
         );
-      }
-      // 'fetch' needs nothing here: each round asks every peer whose tip is unknown for its chain.
+      } else void this.fetchFor(action);
     }
   }
 
