@@ -23,6 +23,18 @@ const UNITS = [
   // the request path every route shares: the core module, body parsing, gates, the request log, answers
   'http',
   'database',
+  // the tables' rows: each domain's entities, declarations over TypeORM alone, which any code that reads or
+  // writes a table names its columns and rows by (docs/architecture.md, Storage)
+  'accounts/entities',
+  'binaries/entities',
+  'blocks/entities',
+  'contracts/entities',
+  'ecosystem/entities',
+  'interface/entities',
+  'notify/entities',
+  'params/entities',
+  'tables/entities',
+  'tx/entities',
   'prometheus',
   // the chain's core: codecs, node identity and crypto, parameters, events, ecosystem seed, ban and limit rules
   'chain',
