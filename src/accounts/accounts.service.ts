@@ -5,6 +5,13 @@ import Decimal from 'decimal.js';
 import { ApiError } from '../common/api-error';
 import { addressToId, keyIdToAddress } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BinaryEntity } from '../binaries/entities/binary.entity';
+import { EcosystemEntity } from '../ecosystem/entities';
+import { HistoryEntity } from './entities/history.entity';
+import { KeyEntity } from './entities/key.entity';
+import { MemberEntity } from './entities/member.entity';
+import { SpentInfoEntity } from './entities/spent-info.entity';
 
 export interface Balance {
   /** The account's `amount` column in minimal units; "" when the key has no row in the ecosystem. */
@@ -46,10 +53,46 @@ export interface WalletRecord {
 }
 
 /** The part of a wallet's history a search asks for: fixed SQL, never built from the request. */
+const KEYS = new EntityTable(KeyEntity);
+const UTXOS = new EntityTable(SpentInfoEntity);
+const ECOSYSTEMS = new EntityTable(EcosystemEntity);
+const MEMBERS = new EntityTable(MemberEntity);
+const BINARIES = new EntityTable(BinaryEntity);
+const HISTORY = new EntityTable(HistoryEntity);
+
+/** A key's amount and unspent outputs in an ecosystem ($1 the key, $2 the ecosystem), and the token's terms. */
+const BALANCE = `SELECT
+    (SELECT ${KEYS.column('amount')} FROM ${KEYS.name}
+      WHERE ${KEYS.column('id')} = $1 AND ${KEYS.column('ecosystem')} = $2) AS "amount",
+    (SELECT coalesce(sum(${UTXOS.column('outputValue')}), 0)::text FROM ${UTXOS.name}
+      WHERE ${UTXOS.column('inputTxHash')} IS NULL AND ${UTXOS.column('outputKeyId')} = $1
+        AND ${UTXOS.column('ecosystem')} = $2) AS "utxo",
+    ${ECOSYSTEMS.selectIn('e', 'digits', 'tokenSymbol', 'tokenName')}
+  FROM (SELECT 1) AS "one" LEFT JOIN ${ECOSYSTEMS.name} "e" ON ${ECOSYSTEMS.column('id', 'e')} = $2`;
+/** The ecosystem's columns are null when it does not exist (the left join found no row). */
+type BalanceRow = { amount: string | null; utxo: string } & {
+  [K in 'digits' | 'tokenSymbol' | 'tokenName']: EcosystemEntity[K] | null;
+};
+
+const MEMBER_COLUMNS = MEMBERS.select('id', 'memberName', 'imageId');
+/** With the member's info as the wire gives it: the jsonb as PostgreSQL prints it. */
+const MEMBER = `${MEMBER_COLUMNS}, ${MEMBERS.column('memberInfo')}::text AS "memberInfo"`;
+type MemberRow = RowOf<typeof MEMBER_COLUMNS> & { memberInfo: string };
+const IMAGE = BINARIES.select('data', 'mimeType');
+
+const TRANSFER = `${HISTORY.selectIn('h', 'id', 'senderId', 'recipientId', 'amount', 'comment', 'blockId', 'txhash', 'createdAt')},
+  ${ECOSYSTEMS.column('digits', 'e')}`;
+type TransferRow = Pick<
+  HistoryEntity,
+  'id' | 'senderId' | 'recipientId' | 'amount' | 'comment' | 'blockId' | 'txhash' | 'createdAt'
+> &
+  Pick<EcosystemEntity, 'digits'>;
+const SENDER = HISTORY.column('senderId', 'h');
+const RECIPIENT = HISTORY.column('recipientId', 'h');
 const WALLET_SEARCH: Record<WalletSearch, string> = {
-  all: '(h."sender_id" = $2 OR h."recipient_id" = $2)',
-  income: 'h."recipient_id" = $2',
-  outcome: 'h."sender_id" = $2',
+  all: `(${SENDER} = $2 OR ${RECIPIENT} = $2)`,
+  income: `${RECIPIENT} = $2`,
+  outcome: `${SENDER} = $2`,
 };
 
 const NO_MEMBER: Member = { id: 0n, memberName: '', imageId: null, memberInfo: '' };
@@ -87,20 +130,7 @@ export class AccountsService {
   }
 
   private async balanceNow(keyId: bigint, ecosystem: bigint): Promise<Balance> {
-    const row = await this.db.one<{
-      amount: string | null;
-      utxo: string;
-      digits: string | null;
-      token_symbol: string | null;
-      token_name: string | null;
-    }>(
-      `SELECT (SELECT "amount"::text FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2) AS "amount",
-              (SELECT coalesce(sum("output_value"), 0)::text FROM "spent_info"
-                WHERE "input_tx_hash" IS NULL AND "output_key_id" = $1 AND "ecosystem" = $2) AS "utxo",
-              e."digits"::text AS "digits", e."token_symbol", e."token_name"
-         FROM (SELECT 1) AS "one" LEFT JOIN "1_ecosystems" e ON e."id" = $2`,
-      [keyId.toString(), ecosystem.toString()],
-    );
+    const row = await this.db.one<BalanceRow>(BALANCE, [keyId.toString(), ecosystem.toString()]);
     const amount = row?.amount ?? '';
     const utxo = new Decimal(row?.utxo ?? '0');
     const total = utxo.plus(new Decimal(amount || '0'));
@@ -111,25 +141,24 @@ export class AccountsService {
       total: total.toFixed(),
       utxo: utxo.toFixed(),
       digits,
-      tokenSymbol: row?.token_symbol ?? '',
-      tokenName: row?.token_name ?? '',
+      tokenSymbol: row?.tokenSymbol ?? '',
+      tokenName: row?.tokenName ?? '',
     };
   }
 
   /** The member row of an account in an ecosystem; an all-zero member when there is none (reference). */
   async member(ecosystem: bigint, account: string): Promise<Member> {
     if (account.includes('\0')) return NO_MEMBER;
-    const row = await this.db.one<{ id: string; member_name: string; image_id: string | null; info: string }>(
-      `SELECT "id"::text AS "id", "member_name", "image_id"::text AS "image_id", "member_info"::text AS "info"
-         FROM "1_members" WHERE "ecosystem" = $1 AND "account" = $2`,
+    const row = await this.db.one<MemberRow>(
+      `SELECT ${MEMBER} FROM ${MEMBERS.name} WHERE ${MEMBERS.column('ecosystem')} = $1 AND ${MEMBERS.column('account')} = $2`,
       [ecosystem.toString(), memberAccount(account)],
     );
     if (!row) return NO_MEMBER;
     return {
       id: BigInt(row.id),
-      memberName: row.member_name,
-      imageId: row.image_id === null ? null : BigInt(row.image_id),
-      memberInfo: row.info,
+      memberName: row.memberName,
+      imageId: row.imageId === null ? null : BigInt(row.imageId),
+      memberInfo: row.memberInfo,
     };
   }
 
@@ -139,13 +168,13 @@ export class AccountsService {
     if (member.id === 0n || member.imageId === null) {
       throw new ApiError('E_NOTFOUND').withMessage('Record not found');
     }
-    const binary = await this.db.one<{ data: unknown; mime_type: string }>(
-      'SELECT "data", "mime_type" FROM "1_binaries" WHERE "id" = $1',
+    const binary = await this.db.one<RowOf<typeof IMAGE>>(
+      `SELECT ${IMAGE} FROM ${BINARIES.name} WHERE ${BINARIES.column('id')} = $1`,
       [member.imageId.toString()],
     );
     const data = binary ? asBuffer(binary.data) : Buffer.alloc(0);
     if (data.length === 0) throw new ApiError('E_NOTFOUND');
-    return { data, mimeType: binary!.mime_type || 'application/octet-stream' };
+    return { data, mimeType: binary!.mimeType || 'application/octet-stream' };
   }
 
   /** Token transfers of a key in an ecosystem, newest first: received, sent, or both. */
@@ -159,35 +188,23 @@ export class AccountsService {
     const offset = (page - 1n) * limit;
     // Beyond the largest OFFSET PostgreSQL takes there are no rows anyway.
     if (offset > 2n ** 63n - 1n) return [];
-    const rows = await this.db.query<{
-      id: string;
-      sender_id: string;
-      recipient_id: string;
-      amount: string;
-      comment: string;
-      block_id: string;
-      txhash: unknown;
-      created_at: string;
-      digits: string;
-    }>(
-      `SELECT h."id"::text AS "id", h."sender_id"::text AS "sender_id", h."recipient_id"::text AS "recipient_id",
-              h."amount"::text AS "amount", h."comment", h."block_id"::text AS "block_id", h."txhash",
-              h."created_at"::text AS "created_at", e."digits"::text AS "digits"
-         FROM "1_history" h JOIN "1_ecosystems" e ON e."id" = h."ecosystem"
-        WHERE h."ecosystem" = $1 AND ${WALLET_SEARCH[search]}
-        ORDER BY h."id" DESC OFFSET $3 LIMIT $4`,
+    const rows = await this.db.query<TransferRow>(
+      `SELECT ${TRANSFER}
+         FROM ${HISTORY.name} "h" JOIN ${ECOSYSTEMS.name} "e" ON ${ECOSYSTEMS.column('id', 'e')} = ${HISTORY.column('ecosystem', 'h')}
+        WHERE ${HISTORY.column('ecosystem', 'h')} = $1 AND ${WALLET_SEARCH[search]}
+        ORDER BY ${HISTORY.column('id', 'h')} DESC OFFSET $3 LIMIT $4`,
       [ecosystem.toString(), keyId.toString(), offset.toString(), limit.toString()],
     );
     return rows.map((row) => ({
       id: BigInt(row.id),
-      senderId: BigInt(row.sender_id),
-      recipientId: BigInt(row.recipient_id),
+      senderId: BigInt(row.senderId),
+      recipientId: BigInt(row.recipientId),
       amount: row.amount,
       money: inTokens(new Decimal(row.amount), Number(row.digits)),
       comment: row.comment,
-      blockId: BigInt(row.block_id),
+      blockId: BigInt(row.blockId),
       txHash: asBuffer(row.txhash).toString('hex'),
-      createdAt: BigInt(row.created_at),
+      createdAt: BigInt(row.createdAt),
     }));
   }
 }

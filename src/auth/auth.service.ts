@@ -7,6 +7,10 @@ import { formatGoDuration } from '../common/go-duration';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { CryptoError, parsePublicKey, stringToAddress, utf8 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { KeyEntity } from '../accounts/entities/key.entity';
+import { EcosystemEntity, RoleParticipantEntity } from '../ecosystem/entities';
+import { ParameterEntity } from '../params/entities/parameter.entity';
 import { NotifyService } from '../notify/notify.service';
 import { KeyRegistration } from '../tx/key-registration';
 import type { Caller } from '../common/caller';
@@ -19,11 +23,20 @@ export const UID_TOKEN_LIFETIME = 5;
 export const DEFAULT_SESSION_LIFETIME = 28_800;
 const MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600;
 
-interface KeyRow {
-  pub: unknown;
-  deleted: string;
-  account: string;
-}
+// Auth owns no table: a login reads the key (accounts/), its ecosystem and roles (ecosystem/) and the
+// ecosystem's parameters (params/), each through its owner's entity.
+const KEYS = new EntityTable(KeyEntity);
+const ECOSYSTEMS = new EntityTable(EcosystemEntity);
+const PARAMETERS = new EntityTable(ParameterEntity);
+const PARTICIPANTS = new EntityTable(RoleParticipantEntity);
+const KEY = KEYS.select('pub', 'deleted', 'account');
+const KEY_BY_ID = `SELECT ${KEY} FROM ${KEYS.name} WHERE ${KEYS.column('id')} = $1 AND ${KEYS.column('ecosystem')} = $2`;
+const PARAMETER_VALUE = PARAMETERS.select('value');
+/** An account's active memberships in an ecosystem. */
+const MEMBERSHIPS = `${PARTICIPANTS.name}
+  WHERE ${PARTICIPANTS.column('ecosystem')} = $1 AND ${PARTICIPANTS.column('member')}->>'account' = $2
+    AND ${PARTICIPANTS.column('deleted')} = 0`;
+const ROLE = PARTICIPANTS.column('role');
 
 @Injectable()
 export class AuthService {
@@ -73,13 +86,14 @@ export class AuthService {
     const expire = this.lifetime(input.expire);
     const suppliedKey = this.suppliedPublicKey(input.publicKey);
     const wallet = this.walletOf(input.keyId, suppliedKey);
-    if (!(await this.db.one('SELECT 1 FROM "1_ecosystems" WHERE "id" = $1', [ecosystem.toString()]))) {
+    const ecosystemExists = await this.db.one(
+      `SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`,
+      [ecosystem.toString()],
+    );
+    if (!ecosystemExists) {
       throw new ApiError('E_ECOSYSTEM', ecosystem);
     }
-    const row = await this.db.one<KeyRow>(
-      'SELECT "pub", "deleted", "account" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2',
-      [wallet.toString(), ecosystem.toString()],
-    );
+    const row = await this.db.one<RowOf<typeof KEY>>(KEY_BY_ID, [wallet.toString(), ecosystem.toString()]);
     const storedKey = row ? asBuffer(row.pub) : Buffer.alloc(0);
     const verificationKey = storedKey.length > 0 ? storedKey : suppliedKey;
     if (!verificationKey) throw new ApiError('E_EMPTYPUBLIC');
@@ -94,10 +108,7 @@ export class AuthService {
       if (!open) throw new ApiError('E_STATELOGIN', this.crypto.address(wallet), ecosystem);
       if (this.config.nodeMode === 'clb') throw new ApiError('E_KEYNOTFOUND');
       await this.registration.register(verificationKey, ecosystem);
-      keyRow = await this.db.one<KeyRow>(
-        'SELECT "pub", "deleted", "account" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2',
-        [wallet.toString(), ecosystem.toString()],
-      );
+      keyRow = await this.db.one<RowOf<typeof KEY>>(KEY_BY_ID, [wallet.toString(), ecosystem.toString()]);
       if (!keyRow) throw ApiError.server('encountered some problems when login account');
     }
     if (keyRow!.deleted === '1') throw new ApiError('E_DELETEDKEY');
@@ -190,26 +201,27 @@ export class AuthService {
   }
 
   private async ecosystemParameter(ecosystem: bigint, name: string): Promise<string | undefined> {
-    const row = await this.db.one<{ value: string }>(
-      'SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = $2',
+    const row = await this.db.one<RowOf<typeof PARAMETER_VALUE>>(
+      `SELECT ${PARAMETER_VALUE} FROM ${PARAMETERS.name}
+        WHERE ${PARAMETERS.column('ecosystem')} = $1 AND ${PARAMETERS.column('name')} = $2`,
       [ecosystem.toString(), name],
     );
     return row?.value;
   }
 
   private async holdsRole(ecosystem: bigint, account: string, roleId: bigint): Promise<boolean> {
-    const row = await this.db.one(
-      `SELECT 1 FROM "1_roles_participants"
-        WHERE "ecosystem" = $1 AND "role"->>'id' = $2 AND "member"->>'account' = $3 AND "deleted" = 0`,
-      [ecosystem.toString(), roleId.toString(), account],
-    );
+    const row = await this.db.one(`SELECT 1 FROM ${MEMBERSHIPS} AND ${ROLE}->>'id' = $3`, [
+      ecosystem.toString(),
+      account,
+      roleId.toString(),
+    ]);
     return row !== undefined;
   }
 
   private async roles(ecosystem: bigint, account: string): Promise<NonNullable<LoginResult['roles']>> {
     const rows = await this.db.query<{ role_id: string | null; role_name: string | null }>(
-      `SELECT "role"->>'id' AS "role_id", "role"->>'name' AS "role_name" FROM "1_roles_participants"
-        WHERE "ecosystem" = $1 AND "member"->>'account' = $2 AND "deleted" = 0 ORDER BY "id"`,
+      `SELECT ${ROLE}->>'id' AS "role_id", ${ROLE}->>'name' AS "role_name" FROM ${MEMBERSHIPS}
+        ORDER BY ${PARTICIPANTS.column('id')}`,
       [ecosystem.toString(), account],
     );
     return rows

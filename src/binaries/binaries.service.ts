@@ -3,7 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiError } from '../common/api-error';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
 import { TableCatalog } from '../table-access/catalog';
+import { BinaryEntity } from './entities/binary.entity';
 
 export interface Download {
   data: Buffer;
@@ -27,6 +29,9 @@ const ECOSYSTEM_TABLE = /^\d{1,19}_[a-z0-9_]{1,64}$/;
  * Downloads of stored bytes that the client proves to know the hash of: a binary of `1_binaries`, or a
  * column of an ecosystem table. The hash is the MD5 (32 hex digits) or the node's hash (64) of the bytes.
  */
+const BINARIES = new EntityTable(BinaryEntity);
+const DOWNLOAD = BINARIES.select('data', 'mimeType', 'name');
+
 @Injectable()
 export class BinariesService {
   constructor(
@@ -39,14 +44,14 @@ export class BinariesService {
     const row =
       id === undefined
         ? undefined
-        : await this.db.one<{ data: unknown; mime_type: string; name: string }>(
-            'SELECT "data", "mime_type", "name" FROM "1_binaries" WHERE "id" = $1',
+        : await this.db.one<RowOf<typeof DOWNLOAD>>(
+            `SELECT ${DOWNLOAD} FROM ${BINARIES.name} WHERE ${BINARIES.column('id')} = $1`,
             [id.toString()],
           );
     if (!row) throw new ApiError('E_NOTFOUND');
     const data = asBuffer(row.data);
     this.checkHash(data, hash);
-    return { data, mimeType: row.mime_type || 'application/octet-stream', name: row.name };
+    return { data, mimeType: row.mimeType || 'application/octet-stream', name: row.name };
   }
 
   async columnData(table: string, idText: string, column: string, hash: string): Promise<Download> {

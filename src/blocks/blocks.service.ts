@@ -4,7 +4,9 @@ import { ApiError } from '../common/api-error';
 import { INT64_MAX } from '../common/dto/validators';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
 import { readBlockContent, type BlockContent } from '../chain/block-content';
+import { BlockEntity } from './entities/block.entity';
 
 export interface BlockSummary {
   id: bigint;
@@ -27,17 +29,24 @@ export interface StoredBlock extends BlockSummary {
 /** Which block `detailedBlock` and `getTransactionCount` mean: by height or by hash. */
 export type BlockRef = { id: bigint } | { hash: Buffer };
 
-interface BlockRow {
-  id: string;
-  hash: unknown;
-  rollbacks_hash: unknown;
-  ecosystem_id: string;
-  key_id: string;
-  time: string;
-  tx: number;
-  node_position: string;
-  consensus_mode: number;
-}
+const BLOCKS = new EntityTable(BlockEntity);
+/** What a block's summary reads; the stored block adds its bytes. */
+const SUMMARY_MEMBERS = [
+  'id',
+  'hash',
+  'rollbacksHash',
+  'ecosystemId',
+  'keyId',
+  'time',
+  'tx',
+  'nodePosition',
+  'consensusMode',
+] as const;
+const SUMMARY = BLOCKS.select(...SUMMARY_MEMBERS);
+const STORED = BLOCKS.select(...SUMMARY_MEMBERS, 'data');
+const TX_COUNT = BLOCKS.select('tx');
+const ID = BLOCKS.column('id');
+const HASH = BLOCKS.column('hash');
 
 /** Blocks kept in memory at most; past it they are all forgotten (they are read again when asked). */
 const MAX_KEPT_BLOCKS = 10_000;
@@ -81,7 +90,7 @@ export class BlocksService {
   async height(): Promise<bigint> {
     if (this.keptHeight !== undefined && this.events.reliable) return this.keptHeight;
     const before = this.changes;
-    const row = await this.db.one<{ id: string | null }>('SELECT max("id") AS "id" FROM "block_chain"');
+    const row = await this.db.one<{ id: string | null }>(`SELECT max(${ID}) AS "id" FROM ${BLOCKS.name}`);
     const height = row?.id ? BigInt(row.id) : 0n;
     if (before === this.changes && this.events.reliable) this.keptHeight = height;
     return height;
@@ -91,9 +100,8 @@ export class BlocksService {
     const kept = this.events.reliable ? this.keptBlocks.get(id) : undefined;
     if (kept) return kept;
     const before = this.changes;
-    const row = await this.db.one<BlockRow>(
-      `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode"
-         FROM "block_chain" WHERE "id" = $1`,
+    const row = await this.db.one<RowOf<typeof SUMMARY>>(
+      `SELECT ${SUMMARY} FROM ${BLOCKS.name} WHERE ${ID} = $1`,
       [id.toString()],
     );
     if (!row) throw new ApiError('E_NOTFOUND');
@@ -111,16 +119,15 @@ export class BlocksService {
    */
   async range(first: bigint, count: bigint): Promise<StoredBlock[]> {
     const last = first + count - 1n;
-    const rows = await this.db.query<BlockRow & { data: unknown }>(
-      `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode", "data"
-         FROM "block_chain" WHERE "id" >= $1 AND "id" <= $2 ORDER BY "id"`,
+    const rows = await this.db.query<RowOf<typeof STORED>>(
+      `SELECT ${STORED} FROM ${BLOCKS.name} WHERE ${ID} >= $1 AND ${ID} <= $2 ORDER BY ${ID}`,
       [first.toString(), (last < INT64_MAX ? last : INT64_MAX).toString()],
     );
     if (rows.length === 0) throw new ApiError('E_NOTFOUND');
     return rows.map((row) => this.decode(row));
   }
 
-  private decode(row: BlockRow & { data: unknown }): StoredBlock {
+  private decode(row: RowOf<typeof STORED>): StoredBlock {
     const data = asBuffer(row.data);
     let content: BlockContent;
     try {
@@ -133,10 +140,9 @@ export class BlocksService {
 
   /** One block by height or hash, with its content; E_NOTFOUND when it does not exist. */
   async stored(ref: BlockRef): Promise<StoredBlock> {
-    const [condition, value] = 'id' in ref ? ['"id" = $1', ref.id.toString()] : ['"hash" = $1', ref.hash];
-    const row = await this.db.one<BlockRow & { data: unknown }>(
-      `SELECT "id", "hash", "rollbacks_hash", "ecosystem_id", "key_id", "time", "tx", "node_position", "consensus_mode", "data"
-         FROM "block_chain" WHERE ${condition}`,
+    const [column, value] = 'id' in ref ? [ID, ref.id.toString()] : [HASH, ref.hash];
+    const row = await this.db.one<RowOf<typeof STORED>>(
+      `SELECT ${STORED} FROM ${BLOCKS.name} WHERE ${column} = $1`,
       [value],
     );
     if (!row) throw new ApiError('E_NOTFOUND');
@@ -145,10 +151,11 @@ export class BlocksService {
 
   /** Transactions in one block. */
   async blockTransactionCount(ref: BlockRef): Promise<number> {
-    const [condition, value] = 'id' in ref ? ['"id" = $1', ref.id.toString()] : ['"hash" = $1', ref.hash];
-    const row = await this.db.one<{ tx: number }>(`SELECT "tx" FROM "block_chain" WHERE ${condition}`, [
-      value,
-    ]);
+    const [column, value] = 'id' in ref ? [ID, ref.id.toString()] : [HASH, ref.hash];
+    const row = await this.db.one<RowOf<typeof TX_COUNT>>(
+      `SELECT ${TX_COUNT} FROM ${BLOCKS.name} WHERE ${column} = $1`,
+      [value],
+    );
     if (!row) throw new ApiError('E_NOTFOUND');
     return Number(row.tx);
   }
@@ -157,7 +164,8 @@ export class BlocksService {
   async countByNode(position: bigint, mode: number): Promise<{ total: bigint; partial: bigint }> {
     const total = await this.maxBlockId();
     const row = await this.db.one<{ count: string }>(
-      `SELECT count(*) AS "count" FROM "block_chain" WHERE "node_position" = $1 AND "consensus_mode" = $2`,
+      `SELECT count(*) AS "count" FROM ${BLOCKS.name}
+        WHERE ${BLOCKS.column('nodePosition')} = $1 AND ${BLOCKS.column('consensusMode')} = $2`,
       [position.toString(), mode],
     );
     return { total, partial: BigInt(row?.count ?? 0) };
@@ -165,21 +173,23 @@ export class BlocksService {
 
   /** Sum of transactions over all blocks. */
   async transactionCount(): Promise<bigint> {
-    const row = await this.db.one<{ total: string | null }>('SELECT sum("tx") AS "total" FROM "block_chain"');
+    const row = await this.db.one<{ total: string | null }>(
+      `SELECT sum(${BLOCKS.column('tx')}) AS "total" FROM ${BLOCKS.name}`,
+    );
     return row?.total ? BigInt(row.total) : 0n;
   }
 }
 
-function summaryOf(row: BlockRow): BlockSummary {
+function summaryOf(row: RowOf<typeof SUMMARY>): BlockSummary {
   return {
     id: BigInt(row.id),
     hash: asBuffer(row.hash),
-    rollbacksHash: asBuffer(row.rollbacks_hash),
-    ecosystemId: BigInt(row.ecosystem_id),
-    keyId: BigInt(row.key_id),
+    rollbacksHash: asBuffer(row.rollbacksHash),
+    ecosystemId: BigInt(row.ecosystemId),
+    keyId: BigInt(row.keyId),
     time: BigInt(row.time),
     txCount: Number(row.tx),
-    nodePosition: BigInt(row.node_position),
-    consensusMode: Number(row.consensus_mode),
+    nodePosition: BigInt(row.nodePosition),
+    consensusMode: Number(row.consensusMode),
   };
 }

@@ -12,6 +12,10 @@ import {
 } from '../consensus/consensus-core';
 import { publicKeyHex04 } from '../crypto';
 import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
+import { BlockVoteEntity } from '../blocks/entities/block-vote.entity';
+import { FinalBlockEntity } from '../blocks/entities/final-block.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ChainEvents } from './chain-events';
 import { ChainLock } from './chain-lock';
@@ -60,12 +64,15 @@ export type NetworkAction =
  */
 export type FinalityActionSink = (ownVotes: SignedVote[], actions: NetworkAction[]) => void;
 
-interface ChainRow {
-  id: string;
-  hash: unknown;
-  time: string;
-  node_position: string;
-}
+const BLOCKS = new EntityTable(BlockEntity);
+const VOTES = new EntityTable(BlockVoteEntity);
+const FINAL = new EntityTable(FinalBlockEntity);
+const CHAIN_ENTRY = BLOCKS.select('id', 'hash', 'time', 'nodePosition');
+type ChainRow = RowOf<typeof CHAIN_ENTRY>;
+const FINAL_RECORD = FINAL.select('blockId', 'hash');
+const BLOCK_ONE = `FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = 1`;
+const SIGNED_VOTE = VOTES.select('blockId', 'voter', 'hash', 'signature');
+const VOTE = VOTES.select('blockId', 'voter', 'hash');
 
 /**
  * The running node's side of the consensus core (src/consensus): it keeps the core in step with the chain
@@ -142,11 +149,11 @@ export class Finality implements OnApplicationBootstrap {
 
   /** The highest final block in this node's database (block 1 before any vote). */
   async finalized(sql: Sql = this.db): Promise<{ id: bigint; hash: Buffer }> {
-    const row = await sql.one<{ block_id: string; hash: unknown }>(
-      `SELECT "block_id", "hash" FROM "final_block" ORDER BY "block_id" DESC LIMIT 1`,
+    const row = await sql.one<RowOf<typeof FINAL_RECORD>>(
+      `SELECT ${FINAL_RECORD} FROM ${FINAL.name} ORDER BY ${FINAL.column('blockId')} DESC LIMIT 1`,
     );
-    if (row) return { id: BigInt(row.block_id), hash: asBuffer(row.hash) };
-    const first = await sql.one<{ hash: unknown }>(`SELECT "hash" FROM "block_chain" WHERE "id" = 1`);
+    if (row) return { id: BigInt(row.blockId), hash: asBuffer(row.hash) };
+    const first = await sql.one<Pick<BlockEntity, 'hash'>>(`SELECT ${BLOCKS.select('hash')} ${BLOCK_ONE}`);
     return { id: first ? 1n : 0n, hash: first ? asBuffer(first.hash) : Buffer.alloc(0) };
   }
 
@@ -333,13 +340,13 @@ export class Finality implements OnApplicationBootstrap {
 
   /** The signed votes recorded here at heights from `from` on, for a peer that missed them. */
   async votesFrom(from: bigint): Promise<SignedVote[]> {
-    const rows = await this.db.query<{ block_id: string; voter: unknown; hash: unknown; signature: unknown }>(
-      `SELECT "block_id"::text AS "block_id", "voter", "hash", "signature" FROM "block_votes"
-        WHERE "block_id" >= $1 ORDER BY "block_votes"."block_id", "voter" LIMIT ${MAX_VOTES_PER_ANSWER}`,
+    const rows = await this.db.query<RowOf<typeof SIGNED_VOTE>>(
+      `SELECT ${SIGNED_VOTE} FROM ${VOTES.name} WHERE ${VOTES.column('blockId')} >= $1
+        ORDER BY ${VOTES.qualified('blockId')}, ${VOTES.column('voter')} LIMIT ${MAX_VOTES_PER_ANSWER}`,
       [from.toString()],
     );
     return rows.map((row) => ({
-      block_id: row.block_id,
+      block_id: row.blockId,
       hash: asBuffer(row.hash).toString('hex'),
       public_key: asBuffer(row.voter).toString('hex'),
       signature: asBuffer(row.signature).toString('hex'),
@@ -416,7 +423,9 @@ export class Finality implements OnApplicationBootstrap {
     const { keys, slotMs, membership } = await this.readMembership();
     this.voterKeys = keys;
     this.membership = membership;
-    const first = await this.db.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+    const first = await this.db.one<Pick<BlockEntity, 'time'>>(
+      `SELECT ${BLOCKS.select('time')} ${BLOCK_ONE}`,
+    );
     if (!first) return;
     const voters = Math.max(1, this.voterKeys.length);
     this.schedule = { startMs: Number(first.time) * 1000, slotMs };
@@ -445,15 +454,15 @@ export class Finality implements OnApplicationBootstrap {
         ),
       );
     }
-    const recorded = await this.db.query<{ block_id: string; voter: unknown; hash: unknown }>(
-      `SELECT "block_id"::text AS "block_id", "voter", "hash" FROM "block_votes" WHERE "block_id" > $1`,
+    const recorded = await this.db.query<RowOf<typeof VOTE>>(
+      `SELECT ${VOTE} FROM ${VOTES.name} WHERE ${VOTES.column('blockId')} > $1`,
       [final.id.toString()],
     );
     const votes: Vote[] = [];
     for (const row of recorded) {
       const voter = this.voterKeys.indexOf(asBuffer(row.voter).toString('hex'));
       if (voter >= 0)
-        votes.push({ voter, height: Number(row.block_id), hash: asBuffer(row.hash).toString('hex') });
+        votes.push({ voter, height: Number(row.blockId), hash: asBuffer(row.hash).toString('hex') });
     }
     this.core = new ConsensusCore(
       {
@@ -497,8 +506,7 @@ export class Finality implements OnApplicationBootstrap {
 
   private chainRows(from: bigint): Promise<ChainRow[]> {
     return this.db.query<ChainRow>(
-      `SELECT "id"::text AS "id", "hash", "time"::text AS "time", "node_position"::text AS "node_position"
-         FROM "block_chain" WHERE "id" >= $1 ORDER BY "block_chain"."id"`,
+      `SELECT ${CHAIN_ENTRY} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} >= $1 ORDER BY ${BLOCKS.qualified('id')}`,
       [from.toString()],
     );
   }
@@ -633,6 +641,6 @@ function rowEntry(row: ChainRow) {
     id: row.id,
     hash: asBuffer(row.hash).toString('hex'),
     time: row.time,
-    position: row.node_position,
+    position: row.nodePosition,
   };
 }

@@ -6,10 +6,13 @@ import { PLATFORM_TOTAL_AMOUNT } from '../genesis/first-ecosystem';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NotifyService } from '../notify/notify.service';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { KeyEntity } from '../accounts/entities/key.entity';
+import { ParameterEntity } from '../params/entities/parameter.entity';
 import type { EcosystemInfo, KeyInfoEcosystem, KeyInfoRole } from './ecosystem.answers';
-import { EcosystemEntity } from './entities';
+import { EcosystemEntity, RoleParticipantEntity } from './entities';
 
 export interface KeyInfo {
   account: string;
@@ -17,17 +20,18 @@ export interface KeyInfo {
   ecosystems: KeyInfoEcosystem[];
 }
 
-interface EcosystemRow {
-  id: string;
-  name: string;
-  digits: string;
-  token_symbol: string;
-  token_name: string;
-  info: unknown;
-  emission_amount: unknown;
-  type_emission: string;
-  type_withdraw: string;
-}
+const ECOSYSTEMS = new EntityTable(EcosystemEntity);
+const KEYS = new EntityTable(KeyEntity);
+const PARAMETERS = new EntityTable(ParameterEntity);
+const PARTICIPANTS = new EntityTable(RoleParticipantEntity);
+const PARAMETER_VALUE = PARAMETERS.select('value');
+const ROLE = PARTICIPANTS.select('role');
+/** A key's registrations with their ecosystems' names and digits (k: the key's row, e: its ecosystem's). */
+const KEY_IN_ECOSYSTEMS = `SELECT ${KEYS.column('ecosystem', 'k')}, ${KEYS.column('account', 'k')},
+    ${ECOSYSTEMS.column('name', 'e')}, ${ECOSYSTEMS.column('digits', 'e')}
+  FROM ${KEYS.name} "k" JOIN ${ECOSYSTEMS.name} "e" ON ${ECOSYSTEMS.column('id', 'e')} = ${KEYS.column('ecosystem', 'k')}
+  WHERE ${KEYS.column('id', 'k')} = $1 ORDER BY ${KEYS.column('ecosystem', 'k')}`;
+type KeyInEcosystem = Pick<KeyEntity, 'ecosystem' | 'account'> & Pick<EcosystemEntity, 'name' | 'digits'>;
 
 @Injectable()
 export class EcosystemService {
@@ -46,7 +50,7 @@ export class EcosystemService {
   /** Accounts registered in ecosystem 1. */
   async keysCount(): Promise<bigint> {
     const row = await this.db.one<{ count: string }>(
-      'SELECT count(*) AS "count" FROM "1_keys" WHERE "ecosystem" = 1',
+      `SELECT count(*) AS "count" FROM ${KEYS.name} WHERE ${KEYS.column('ecosystem')} = 1`,
     );
     return BigInt(row?.count ?? 0);
   }
@@ -58,7 +62,9 @@ export class EcosystemService {
    */
   async resolve(requested: bigint | undefined, callerEcosystem: bigint): Promise<bigint> {
     if (requested === undefined || requested <= 0n) return callerEcosystem;
-    const row = await this.db.one('SELECT 1 FROM "1_ecosystems" WHERE "id" = $1', [requested.toString()]);
+    const row = await this.db.one(`SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`, [
+      requested.toString(),
+    ]);
     if (!row) throw new ApiError('E_ECOSYSTEM', requested);
     return requested;
   }
@@ -70,28 +76,38 @@ export class EcosystemService {
   }
 
   async info(id: bigint): Promise<EcosystemInfo> {
-    const row = await this.db.one<EcosystemRow>(
-      `SELECT "id", "name", "digits", "token_symbol", "token_name", "info", "emission_amount", "type_emission", "type_withdraw"
-         FROM "1_ecosystems" WHERE "id" = $1`,
-      [id.toString()],
-    );
-    const founder = await this.db.one<{ value: string }>(
-      `SELECT "value" FROM "1_parameters" WHERE "ecosystem" = $1 AND "name" = 'founder_account'`,
+    const row = await this.ecosystems.findOne({
+      select: {
+        id: true,
+        name: true,
+        digits: true,
+        tokenSymbol: true,
+        tokenName: true,
+        info: true,
+        emissionAmount: true,
+        typeEmission: true,
+        typeWithdraw: true,
+      },
+      where: { id: id.toString() },
+    });
+    const founder = await this.db.one<RowOf<typeof PARAMETER_VALUE>>(
+      `SELECT ${PARAMETER_VALUE} FROM ${PARAMETERS.name}
+        WHERE ${PARAMETERS.column('ecosystem')} = $1 AND ${PARAMETERS.column('name')} = 'founder_account'`,
       [id.toString()],
     );
     if (!row || !founder || !/^-?\d+$/.test(founder.value.trim())) throw new ApiError('E_NOTFOUND');
     const info = jsonObject(row.info);
-    const sums = sumEmissions(row.emission_amount);
+    const sums = sumEmissions(row.emissionAmount);
     return {
       id: BigInt(row.id),
       name: row.name,
       digits: Number(row.digits),
-      token_symbol: row.token_symbol,
-      token_name: row.token_name,
+      token_symbol: row.tokenSymbol,
+      token_name: row.tokenName,
       total_amount: id === 1n ? PLATFORM_TOTAL_AMOUNT : sums.issue,
-      is_withdraw: row.type_withdraw === '1',
+      is_withdraw: row.typeWithdraw === '1',
       withdraw: sums.burn,
-      is_emission: row.type_emission === '1',
+      is_emission: row.typeEmission === '1',
       emission: sums.emission,
       introduction: typeof info.description === 'string' ? info.description : '',
       logo: /^\d+$/.test(String(info.logo ?? '')) ? BigInt(String(info.logo)) : 0n,
@@ -101,16 +117,13 @@ export class EcosystemService {
 
   /** The ecosystems in which a key is registered, with its roles and open notification counts there. */
   async keyInfo(keyId: bigint): Promise<KeyInfo> {
-    const rows = await this.db.query<{ ecosystem: string; account: string; name: string; digits: string }>(
-      `SELECT k."ecosystem", k."account", e."name", e."digits"
-         FROM "1_keys" k JOIN "1_ecosystems" e ON e."id" = k."ecosystem"
-        WHERE k."id" = $1 ORDER BY k."ecosystem"`,
-      [keyId.toString()],
-    );
+    const rows = await this.db.query<KeyInEcosystem>(KEY_IN_ECOSYSTEMS, [keyId.toString()]);
     if (rows.length === 0) {
-      const first = await this.db.one<{ id: string; name: string }>(
-        'SELECT "id", "name" FROM "1_ecosystems" ORDER BY "id" LIMIT 1',
-      );
+      const [first] = await this.ecosystems.find({
+        select: { id: true, name: true },
+        order: { id: 'ASC' },
+        take: 1,
+      });
       return {
         account: this.crypto.address(keyId),
         keyId,
@@ -146,9 +159,11 @@ export class EcosystemService {
 
   /** Active roles of an account in an ecosystem. */
   async roles(ecosystem: bigint, account: string): Promise<KeyInfoRole[]> {
-    const rows = await this.db.query<{ role: unknown }>(
-      `SELECT "role" FROM "1_roles_participants"
-        WHERE "ecosystem" = $1 AND "member"->>'account' = $2 AND "deleted" = 0 ORDER BY "id"`,
+    const rows = await this.db.query<RowOf<typeof ROLE>>(
+      `SELECT ${ROLE} FROM ${PARTICIPANTS.name}
+        WHERE ${PARTICIPANTS.column('ecosystem')} = $1 AND ${PARTICIPANTS.column('member')}->>'account' = $2
+          AND ${PARTICIPANTS.column('deleted')} = 0
+        ORDER BY ${PARTICIPANTS.column('id')}`,
       [ecosystem.toString(), account],
     );
     return rows.map(({ role }) => {

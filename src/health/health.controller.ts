@@ -4,10 +4,15 @@ import type { Response } from 'express';
 import { sendJson } from '../http/responses';
 import { NodeStateService } from '../common/node-state.service';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 
 /** Probes for orchestrators: `/healthz` = the process serves; `/readyz` = database reachable, genesis present. */
+const INFO_BLOCK = new EntityTable(InfoBlockEntity);
+const INFO_HEIGHT = INFO_BLOCK.select('blockId');
+
 @Controller()
 export class HealthController {
   constructor(
@@ -77,8 +82,10 @@ export class HealthController {
   private async genesis() {
     const indicator = this.indicators.check('genesis');
     try {
-      const row = await this.db.one<{ block_id: string }>('SELECT "block_id" FROM "info_block" LIMIT 1');
-      return row ? indicator.up({ height: row.block_id }) : indicator.down({ message: 'no genesis block' });
+      const row = await this.db.one<RowOf<typeof INFO_HEIGHT>>(
+        `SELECT ${INFO_HEIGHT} FROM ${INFO_BLOCK.name} LIMIT 1`,
+      );
+      return row ? indicator.up({ height: row.blockId }) : indicator.down({ message: 'no genesis block' });
     } catch (error) {
       return indicator.down({ message: (error as Error).message });
     }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type Selection } from '../database/entity-table';
+import { MenuEntity, PageEntity, SnippetEntity } from './entities';
 import type { MenuRow, SectionsPage } from './interface.answers';
 import { LanguageResources } from './language';
 
@@ -22,6 +24,25 @@ export interface SnippetRow {
   conditions: string;
 }
 
+/** The statement reading `columns` of the row of `table` with a given ecosystem ($1) and name ($2). */
+function byName<T extends { ecosystem: string; name: string }, Row>(
+  table: EntityTable<T>,
+  columns: Selection<Row>,
+): Selection<Row> {
+  return `SELECT ${columns} FROM ${table.name} WHERE ${table.column('ecosystem')} = $1 AND ${table.column('name')} = $2`;
+}
+
+const PAGES = new EntityTable(PageEntity);
+const MENUS = new EntityTable(MenuEntity);
+const SNIPPETS = new EntityTable(SnippetEntity);
+const PAGE_BY_NAME = byName(
+  PAGES,
+  PAGES.select('id', 'name', 'value', 'menu', 'validateCount', 'appId', 'conditions'),
+);
+const MENU_BY_NAME = byName(MENUS, MENUS.select('id', 'name', 'title', 'value', 'conditions'));
+const SNIPPET_BY_NAME = byName(SNIPPETS, SNIPPETS.select('id', 'name', 'value', 'conditions'));
+
+/** A section as the wire lists it: every member a column's text, under the column's name. */
 interface SectionRow {
   ecosystem: string;
   id: string;
@@ -98,64 +119,35 @@ export class InterfaceService {
   }
 
   async page(ecosystem: bigint, name: string): Promise<PageRow> {
-    const row = await this.row<{
-      id: string;
-      name: string;
-      value: string;
-      menu: string;
-      validate_count: string;
-      app_id: string;
-      conditions: string;
-    }>(
-      `SELECT "id"::text AS "id", "name", "value", "menu", "validate_count"::text AS "validate_count",
-              "app_id"::text AS "app_id", "conditions" FROM "1_pages" WHERE "ecosystem" = $1 AND "name" = $2`,
-      ecosystem,
-      name,
-    );
+    const row = await this.named(PAGE_BY_NAME, ecosystem, name);
     return {
       id: BigInt(row.id),
       name: row.name,
       value: row.value,
       menu: row.menu,
-      validateCount: BigInt(row.validate_count),
-      appId: BigInt(row.app_id),
+      validateCount: BigInt(row.validateCount),
+      appId: BigInt(row.appId),
       conditions: row.conditions,
     };
   }
 
   async menu(ecosystem: bigint, name: string): Promise<MenuRow> {
-    const row = await this.row<{
-      id: string;
-      name: string;
-      title: string;
-      value: string;
-      conditions: string;
-    }>(
-      `SELECT "id"::text AS "id", "name", "title", "value", "conditions" FROM "1_menu"
-        WHERE "ecosystem" = $1 AND "name" = $2`,
-      ecosystem,
-      name,
-    );
+    const row = await this.named(MENU_BY_NAME, ecosystem, name);
     return { ...row, id: BigInt(row.id) };
   }
 
   async snippet(ecosystem: bigint, name: string): Promise<SnippetRow> {
-    const row = await this.row<{ id: string; name: string; value: string; conditions: string }>(
-      `SELECT "id"::text AS "id", "name", "value", "conditions" FROM "1_snippets"
-        WHERE "ecosystem" = $1 AND "name" = $2`,
-      ecosystem,
-      name,
-    );
+    const row = await this.named(SNIPPET_BY_NAME, ecosystem, name);
     return { ...row, id: BigInt(row.id) };
   }
 
   /** One row by (ecosystem, name): E_NOTFOUND when missing, E_QUERY when the database fails. */
-  private async row<Row>(text: string, ecosystem: bigint, name: string): Promise<Row> {
+  private async named<Row>(statement: Selection<Row>, ecosystem: bigint, name: string): Promise<Row> {
     // PostgreSQL text cannot hold NUL, so no row has such a name.
     if (name.includes('\0')) throw new ApiError('E_NOTFOUND');
     let row: Row | undefined;
     try {
-      row = await this.db.one<Row>(text, [ecosystem.toString(), name]);
+      row = await this.db.one<Row>(statement, [ecosystem.toString(), name]);
     } catch {
       throw new ApiError('E_QUERY');
     }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { bindList, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { LanguageEntity } from './entities/language.entity';
 import { LANGUAGE_LABEL, languageCandidates, pickFromCandidates } from '../template/language';
 
 /** The text of a resource (`res`: JSON of language code → text) for the first candidate that has one, else any. */
@@ -18,6 +20,10 @@ const LABEL = LANGUAGE_LABEL;
 const OTHER_ECOSYSTEM = /^@(\d{1,19})(.+)$/;
 
 /** Language resources (`1_languages`) substituted into texts such as section titles. */
+const LANGUAGES = new EntityTable(LanguageEntity);
+const RESOURCE = LANGUAGES.select('res');
+const NAMED_RESOURCE = LANGUAGES.select('name', 'res');
+
 @Injectable()
 export class LanguageResources {
   constructor(private readonly db: DatabaseService) {}
@@ -28,8 +34,10 @@ export class LanguageResources {
    */
   async translations(ecosystem: bigint, name: string): Promise<Record<string, string> | undefined> {
     if (name.includes('\0')) return undefined;
-    const row = await this.db.one<{ res: string }>(
-      'SELECT "res" FROM "1_languages" WHERE "ecosystem" = $1 AND "name" = $2 ORDER BY "id" LIMIT 1',
+    const row = await this.db.one<RowOf<typeof RESOURCE>>(
+      `SELECT ${RESOURCE} FROM ${LANGUAGES.name}
+        WHERE ${LANGUAGES.column('ecosystem')} = $1 AND ${LANGUAGES.column('name')} = $2
+        ORDER BY ${LANGUAGES.column('id')} LIMIT 1`,
       [ecosystem.toString(), name],
     );
     if (!row) return undefined;
@@ -64,8 +72,9 @@ export class LanguageResources {
     const texts = new Map<string, string>();
     for (const [eco, names] of byEcosystem) {
       const params: unknown[] = [eco];
-      const rows = await this.db.query<{ name: string; res: string }>(
-        `SELECT "name", "res" FROM "1_languages" WHERE "ecosystem" = $1 AND "name" IN (${bindList([...names], params)})`,
+      const rows = await this.db.query<RowOf<typeof NAMED_RESOURCE>>(
+        `SELECT ${NAMED_RESOURCE} FROM ${LANGUAGES.name}
+          WHERE ${LANGUAGES.column('ecosystem')} = $1 AND ${LANGUAGES.column('name')} IN (${bindList([...names], params)})`,
         params,
       );
       for (const row of rows) {

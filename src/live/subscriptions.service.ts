@@ -5,6 +5,8 @@ import { ChainEvents, type BlockNotices } from '../chain/chain-events';
 import type { Caller } from '../common/caller';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
 import { NotificationPublisher } from '../notify/notification-publisher.service';
 import { RpcError } from '../rpc/rpc-error';
 import type { RpcConnection } from '../rpc/rpc-registry.service';
@@ -40,6 +42,9 @@ export interface NewBlock {
  * `{"jsonrpc":"2.0","method":"ibax.subscription","params":{"subscription":<id>,"result":…}}`, as Ethereum
  * nodes do. Blocks are read once per block whatever the number of subscribers.
  */
+const BLOCKS = new EntityTable(BlockEntity);
+const NEW_BLOCK = BLOCKS.select('id', 'hash', 'time', 'tx');
+
 @Injectable()
 export class LiveSubscriptions implements OnModuleInit {
   private readonly logger = new Logger('Subscriptions');
@@ -130,7 +135,9 @@ export class LiveSubscriptions implements OnModuleInit {
   }
 
   private async height(): Promise<bigint> {
-    const row = await this.db.one<{ id: string | null }>('SELECT max("id") AS "id" FROM "block_chain"');
+    const row = await this.db.one<{ id: string | null }>(
+      `SELECT max(${BLOCKS.column('id')}) AS "id" FROM ${BLOCKS.name}`,
+    );
     return BigInt(row?.id ?? 0);
   }
 
@@ -141,8 +148,8 @@ export class LiveSubscriptions implements OnModuleInit {
       height > this.pushedHeight
     ) {
       const from = this.pushedHeight < 0n ? height : this.pushedHeight + 1n;
-      const blocks = await this.db.query<{ id: string; hash: unknown; time: string; tx: number }>(
-        `SELECT "id", "hash", "time", "tx" FROM "block_chain" WHERE "id" BETWEEN $1 AND $2 ORDER BY "id"`,
+      const blocks = await this.db.query<RowOf<typeof NEW_BLOCK>>(
+        `SELECT ${NEW_BLOCK} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} BETWEEN $1 AND $2 ORDER BY ${BLOCKS.column('id')}`,
         [from.toString(), height.toString()],
       );
       for (const row of blocks) {

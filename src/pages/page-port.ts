@@ -3,6 +3,8 @@ import { PlatformParametersService } from '../chain/platform-parameters.service'
 import { ApiError } from '../common/api-error';
 import { goJsonStringify } from '../common/go-json';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BinaryEntity } from '../binaries/entities/binary.entity';
 import { InterfaceService } from '../interface/interface.service';
 import { LanguageResources } from '../interface/language';
 import { ParametersService } from '../params/params.service';
@@ -35,6 +37,11 @@ export interface PageSources {
 }
 
 const INT64_MAX = 2n ** 63n - 1n;
+
+const BINARIES = new EntityTable(BinaryEntity);
+const BINARY = BINARIES.select('id', 'hash');
+const BINARY_BY_ID = `SELECT ${BINARY} FROM ${BINARIES.name}
+  WHERE ${BINARIES.column('id')} = $1 AND ${BINARIES.column('ecosystem')} = $2`;
 
 /** An ecosystem id written in a page (`#ecosystem_id#`, `Ecosystem:`), undefined when it is none. */
 export function ecosystemIdOf(text: string): bigint | undefined {
@@ -172,13 +179,14 @@ export class NodeTemplatePort implements TemplatePort {
     if (texts.some((text) => text.includes('\0'))) return undefined;
     const row =
       query.id !== undefined
-        ? await this.sources.db.one<{ id: string; hash: string }>(
-            'SELECT "id"::text AS "id", "hash" FROM "1_binaries" WHERE "id" = $1 AND "ecosystem" = $2',
-            [integerOf(query.id).toString(), ecosystem.toString()],
-          )
-        : await this.sources.db.one<{ id: string; hash: string }>(
-            `SELECT "id"::text AS "id", "hash" FROM "1_binaries"
-              WHERE "ecosystem" = $1 AND "app_id" = $2 AND "name" = $3 AND "account" = $4`,
+        ? await this.sources.db.one<RowOf<typeof BINARY>>(BINARY_BY_ID, [
+            integerOf(query.id).toString(),
+            ecosystem.toString(),
+          ])
+        : await this.sources.db.one<RowOf<typeof BINARY>>(
+            `SELECT ${BINARY} FROM ${BINARIES.name}
+              WHERE ${BINARIES.column('ecosystem')} = $1 AND ${BINARIES.column('appId')} = $2
+                AND ${BINARIES.column('name')} = $3 AND ${BINARIES.column('account')} = $4`,
             [
               ecosystem.toString(),
               integerOf(query.appId ?? '').toString(),

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { bindList, DatabaseService } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { ContractEntity } from '../contracts/entities/contract.entity';
+import { PageEntity, SnippetEntity } from '../interface/entities';
 import type { AppContent, ParameterEntry } from './params.answers';
 
 /** A window of a list: rows `offset`… at most `limit` of them. */
@@ -32,6 +35,19 @@ export function rpcWindow(offset: bigint | undefined, limit: bigint | undefined)
  * Reads of the platform parameters, the ecosystem parameters and the application parameters, and what an
  * application consists of. Every statement names a fixed table and binds every value.
  */
+type AppObject = { id: string; name: string };
+type AppTable = EntityTable<AppObject & { ecosystem: string; appId: string }>;
+
+/** The ids and names of an application's objects in one of its tables ($1 the ecosystem, $2 the application). */
+function appObjects(table: AppTable): string {
+  return `SELECT ${table.select('id', 'name')} FROM ${table.name}
+    WHERE ${table.column('ecosystem')} = $1 AND ${table.column('appId')} = $2 ORDER BY ${table.column('id')}`;
+}
+
+const APP_SNIPPETS = appObjects(new EntityTable(SnippetEntity));
+const APP_PAGES = appObjects(new EntityTable(PageEntity));
+const APP_CONTRACTS = appObjects(new EntityTable(ContractEntity));
+
 @Injectable()
 export class ParametersService {
   constructor(private readonly db: DatabaseService) {}
@@ -89,17 +105,15 @@ export class ParametersService {
 
   /** The snippets, pages and contracts of an application in an ecosystem, by id. */
   async appContent(ecosystem: bigint, appId: bigint): Promise<AppContent> {
-    const objects = async (table: '1_snippets' | '1_pages' | '1_contracts') =>
-      (
-        await this.db.query<{ id: string; name: string }>(
-          `SELECT "id", "name" FROM "${table}" WHERE "ecosystem" = $1 AND "app_id" = $2 ORDER BY "id"`,
-          [ecosystem.toString(), appId.toString()],
-        )
-      ).map((row) => ({ id: BigInt(row.id), name: row.name }));
+    const objects = async (statement: string) =>
+      (await this.db.query<AppObject>(statement, [ecosystem.toString(), appId.toString()])).map((row) => ({
+        id: BigInt(row.id),
+        name: row.name,
+      }));
     return {
-      snippets: await objects('1_snippets'),
-      pages: await objects('1_pages'),
-      contracts: await objects('1_contracts'),
+      snippets: await objects(APP_SNIPPETS),
+      pages: await objects(APP_PAGES),
+      contracts: await objects(APP_CONTRACTS),
     };
   }
 

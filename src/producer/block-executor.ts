@@ -11,6 +11,8 @@ import {
 } from '../contract-host';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { asBuffer, bindList, type Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { TransactionEntity } from '../tx/entities/transaction.entity';
 import { contractArguments } from '../chain/rules/contract-params';
 import { KeyBans } from '../chain/rules/key-bans';
 import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../chain/rules/tx-limits';
@@ -87,10 +89,19 @@ export interface ExecutedBlock {
 /** The queue's `high_rate` of a client's transaction: lower goes first (a key's registration, at 1). */
 export const ORDINARY_RATE = 2;
 
+/** A transaction to run, from the queue, a received block or the node's own calls: its hash and bytes. */
 export interface PendingRow {
-  hash: unknown;
-  data: unknown;
+  hash: Uint8Array;
+  data: Uint8Array;
 }
+
+const QUEUE = new EntityTable(TransactionEntity);
+const QUEUED = QUEUE.select('hash', 'data', 'highRate', 'time');
+/** The queue's order: key registrations first, then by expedite and age. */
+const NEXT_QUEUED = `SELECT ${QUEUED} FROM ${QUEUE.name}
+  WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1
+  ORDER BY ${QUEUE.column('highRate')}, ${QUEUE.column('expedite')} DESC, ${QUEUE.column('time')}, ${QUEUE.column('hash')}
+  LIMIT $1`;
 
 /**
  * Runs a block's transactions, each in isolation: a savepoint before it, released when it succeeds and
@@ -119,11 +130,7 @@ export class BlockExecutor {
    */
   async run(sql: Sql, context: BlockContext, leading: readonly PendingRow[] = []): Promise<ExecutedBlock> {
     const room = Math.max(0, context.limits.txPerBlock - leading.length);
-    const queued = await sql.query<PendingRow & { high_rate: string; time: string }>(
-      `SELECT "hash", "data", "high_rate", "time" FROM "transactions" WHERE "used" = 0 AND "verified" = 1
-        ORDER BY "high_rate", "expedite" DESC, "time", "hash" LIMIT $1`,
-      [room],
-    );
+    const queued = await sql.query<RowOf<typeof QUEUED>>(NEXT_QUEUED, [room]);
     const waiting = this.withWaitingOutside(queued, room);
     const executed = await this.runAll(sql, context, [...leading, ...waiting]);
     // The node's own calls (delayed contracts) never count against its key.
@@ -140,10 +147,7 @@ export class BlockExecutor {
    * order (key registrations first, then by expedite and age) stands among its rows; one waiting outside
    * goes before the rows of the ordinary rate it is older than.
    */
-  private withWaitingOutside(
-    queued: readonly (PendingRow & { high_rate: string; time: string })[],
-    room: number,
-  ): PendingRow[] {
+  private withWaitingOutside(queued: readonly RowOf<typeof QUEUED>[], room: number): PendingRow[] {
     const outside = this.admitted.oldestOutside(room);
     if (outside.length === 0) return [...queued];
     const queuedHashes = new Set(queued.map((row) => asBuffer(row.hash).toString('hex')));
@@ -152,7 +156,7 @@ export class BlockExecutor {
     for (const row of queued) {
       while (
         next < outside.length &&
-        Number(row.high_rate) >= ORDINARY_RATE &&
+        Number(row.highRate) >= ORDINARY_RATE &&
         outside[next].timestampMs < BigInt(row.time)
       ) {
         const tx = outside[next++];

@@ -18,6 +18,13 @@ import { type QueuedShare, TxQueueBound } from './tx-queue-bound';
 import { TxAdmission, TxRefusal, type AdmittedTx } from './tx-admission';
 import { STATUS_ERROR_LENGTH } from '../chain/rules/tx-limits';
 import type { TxInfoData, TxStatus } from './tx.answers';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
+import { RollbackTxEntity } from '../blocks/entities/rollback-tx.entity';
+import { ConfirmationEntity } from './entities/confirmation.entity';
+import { LogTransactionEntity } from './entities/log-transaction.entity';
+import { TransactionEntity } from './entities/transaction.entity';
+import { TransactionStatusEntity } from './entities/transaction-status.entity';
 
 /** One transaction of a sendTx request and the name it came under (form field, file part or RPC key). */
 export interface IncomingTx {
@@ -38,12 +45,36 @@ export interface TxInfo {
   data?: TxInfoData;
 }
 
-interface StatusRow {
-  hash: unknown;
-  block_id: string;
-  error: string;
-  penalty: number;
-}
+const STATUSES = new EntityTable(TransactionStatusEntity);
+const STATUS = STATUSES.select('hash', 'blockId', 'error', 'penalty');
+type StatusRow = RowOf<typeof STATUS>;
+const QUEUE = new EntityTable(TransactionEntity);
+const QUEUED = QUEUE.select('hash', 'data');
+const QUEUE_COLUMNS = QUEUE.columnList(
+  'hash',
+  'data',
+  'highRate',
+  'expedite',
+  'time',
+  'type',
+  'keyId',
+  'queuedAt',
+  'used',
+  'sent',
+  'verified',
+);
+const MINED = new EntityTable(LogTransactionEntity);
+const MINED_AT = MINED.select('block', 'ecosystemId', 'status');
+/** Which of the hashes ($1, hex texts) are mined or queued already. */
+const KNOWN_AMONG = `WITH "h" AS (SELECT decode("x", 'hex') AS "hash" FROM unnest($1::text[]) AS "x")
+  SELECT ${MINED.select('hash')} FROM ${MINED.name} WHERE ${MINED.column('hash')} IN (SELECT "hash" FROM "h")
+  UNION ALL SELECT ${QUEUE.select('hash')} FROM ${QUEUE.name} WHERE ${QUEUE.column('hash')} IN (SELECT "hash" FROM "h")`;
+const CONFIRMATIONS = new EntityTable(ConfirmationEntity);
+const CONFIRMED = CONFIRMATIONS.select('good');
+const BLOCKS = new EntityTable(BlockEntity);
+const BLOCK_WHOLE = BLOCKS.select('hash', 'data');
+const JOURNAL = new EntityTable(RollbackTxEntity);
+const JOURNAL_ENTRY = JOURNAL.select('tableName', 'tableId');
 
 const HASH_HEX = /^[0-9a-fA-F]*$/;
 /** Rows per INSERT: 8 bound values each stay far below PostgreSQL's 65,535 parameters. */
@@ -205,12 +236,9 @@ export class TxService {
   /** The hashes among `hashes` already mined or waiting in the queue. */
   private async knownAmong(hashes: readonly Buffer[]): Promise<Set<string>> {
     if (hashes.length === 0) return new Set();
-    const rows = await this.db.query<{ hash: unknown }>(
-      `WITH "h" AS (SELECT decode("x", 'hex') AS "hash" FROM unnest($1::text[]) AS "x")
-       SELECT "hash" FROM "log_transactions" WHERE "hash" IN (SELECT "hash" FROM "h")
-       UNION ALL SELECT "hash" FROM "transactions" WHERE "hash" IN (SELECT "hash" FROM "h")`,
-      [hashes.map((hash) => hash.toString('hex'))],
-    );
+    const rows = await this.db.query<Pick<TransactionEntity, 'hash'>>(KNOWN_AMONG, [
+      hashes.map((hash) => hash.toString('hex')),
+    ]);
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
   }
 
@@ -233,9 +261,9 @@ export class TxService {
     }
     if (unknown.length === 0) return undefined;
     // Queued before this node last started, or admitted long enough ago to be forgotten.
-    const queued = await this.db.query<{ hash: unknown; data: unknown }>(
-      `SELECT "hash", "data" FROM "transactions"
-        WHERE "hash" IN (SELECT decode("x", 'hex') FROM unnest($1::text[]) AS "x")`,
+    const queued = await this.db.query<RowOf<typeof QUEUED>>(
+      `SELECT ${QUEUED} FROM ${QUEUE.name}
+        WHERE ${QUEUE.column('hash')} IN (SELECT decode("x", 'hex') FROM unnest($1::text[]) AS "x")`,
       [unknown.map((tx) => tx.hash)],
     );
     const queuedData = new Map(queued.map((row) => [asBuffer(row.hash).toString('hex'), asBuffer(row.data)]));
@@ -270,8 +298,11 @@ export class TxService {
       );
       // A transaction refused or failed before may be sent again; a mined one never reaches here.
       await sql.query(
-        `INSERT INTO "transactions_status" ("hash", "time", "type", "ecosystem", "wallet_id") VALUES ${statusRows.join(', ')}
-         ON CONFLICT ("hash") DO UPDATE SET "error" = '', "penalty" = 0 WHERE "transactions_status"."block_id" = 0`,
+        `INSERT INTO ${STATUSES.name} (${STATUSES.columnList('hash', 'time', 'type', 'ecosystem', 'walletId')})
+         VALUES ${statusRows.join(', ')}
+         ON CONFLICT (${STATUSES.column('hash')})
+         DO UPDATE SET ${STATUSES.column('error')} = '', ${STATUSES.column('penalty')} = 0
+         WHERE ${STATUSES.qualified('blockId')} = 0`,
         statusParams,
       );
       const queueParams: unknown[] = [];
@@ -293,8 +324,8 @@ export class TxService {
           )}, 0, 0, 1)`,
       );
       await sql.query(
-        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "queued_at", "used", "sent", "verified")
-         VALUES ${queueRows.join(', ')} ON CONFLICT ("hash") DO NOTHING`,
+        `INSERT INTO ${QUEUE.name} (${QUEUE_COLUMNS})
+         VALUES ${queueRows.join(', ')} ON CONFLICT (${QUEUE.column('hash')}) DO NOTHING`,
         queueParams,
       );
     }
@@ -303,8 +334,8 @@ export class TxService {
   private async minedAmong(hashes: readonly Buffer[]): Promise<Set<string>> {
     if (hashes.length === 0) return new Set();
     const params: unknown[] = [];
-    const rows = await this.db.query<{ hash: unknown }>(
-      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${bindList(hashes, params)})`,
+    const rows = await this.db.query<Pick<LogTransactionEntity, 'hash'>>(
+      `SELECT ${MINED.select('hash')} FROM ${MINED.name} WHERE ${MINED.column('hash')} IN (${bindList(hashes, params)})`,
       params,
     );
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
@@ -328,8 +359,10 @@ export class TxService {
         )}, 3)`,
     );
     await this.db.query(
-      `INSERT INTO "transactions_status" ("hash", "time", "wallet_id", "error", "type") VALUES ${rows.join(', ')}
-       ON CONFLICT ("hash") DO UPDATE SET "error" = EXCLUDED."error" WHERE "transactions_status"."block_id" = 0`,
+      `INSERT INTO ${STATUSES.name} (${STATUSES.columnList('hash', 'time', 'walletId', 'error', 'type')})
+       VALUES ${rows.join(', ')}
+       ON CONFLICT (${STATUSES.column('hash')}) DO UPDATE SET ${STATUSES.column('error')} = EXCLUDED.${STATUSES.column('error')}
+       WHERE ${STATUSES.qualified('blockId')} = 0`,
       params,
     );
   }
@@ -355,8 +388,8 @@ export class TxService {
     if (parsed.length === 0) return results;
     const params: unknown[] = [];
     const rows = await this.db.query<StatusRow>(
-      `SELECT "hash", "block_id", "error", "penalty" FROM "transactions_status"
-        WHERE "hash" IN (${bindList(
+      `SELECT ${STATUS} FROM ${STATUSES.name}
+        WHERE ${STATUSES.column('hash')} IN (${bindList(
           parsed.map((item) => item.bytes),
           params,
         )})`,
@@ -374,20 +407,20 @@ export class TxService {
   async info(hashText: string, contractInfo: boolean): Promise<TxInfo> {
     const hash = hashBytes(hashText);
     if (!hash || hash.length === 0) throw new ApiError('E_HASHWRONG');
-    const row = await this.db.one<{ block: string; ecosystem_id: string; status: string }>(
-      `SELECT "block", "ecosystem_id", "status" FROM "log_transactions" WHERE "hash" = $1`,
+    const row = await this.db.one<RowOf<typeof MINED_AT>>(
+      `SELECT ${MINED_AT} FROM ${MINED.name} WHERE ${MINED.column('hash')} = $1`,
       [hash],
     );
     if (!row) return { blockId: 0n, confirm: 0 };
     const blockId = BigInt(row.block);
-    const confirmation = await this.db.one<{ good: number }>(
-      `SELECT "good" FROM "confirmations" WHERE "block_id" = $1`,
+    const confirmation = await this.db.one<RowOf<typeof CONFIRMED>>(
+      `SELECT ${CONFIRMED} FROM ${CONFIRMATIONS.name} WHERE ${CONFIRMATIONS.column('blockId')} = $1`,
       [blockId.toString()],
     );
     const info: TxInfo = { blockId, confirm: Number(confirmation?.good ?? 0) };
     if (!contractInfo) return info;
-    const block = await this.db.one<{ hash: unknown; data: unknown }>(
-      `SELECT "hash", "data" FROM "block_chain" WHERE "id" = $1`,
+    const block = await this.db.one<RowOf<typeof BLOCK_WHOLE>>(
+      `SELECT ${BLOCK_WHOLE} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = $1`,
       [blockId.toString()],
     );
     if (!block) throw ApiError.server('not found');
@@ -400,7 +433,7 @@ export class TxService {
       block_id: blockId,
       block_hash: asBuffer(block.hash).toString('hex'),
       address: described?.address ?? '',
-      ecosystem: BigInt(row.ecosystem_id),
+      ecosystem: BigInt(row.ecosystemId),
       hash: described?.hash ?? '',
       expedite: described?.expedite ?? '',
       contract_name: described?.contract_name ?? '',
@@ -440,9 +473,10 @@ export class TxService {
         results.push(null);
         continue;
       }
-      const journal = await this.db.query<{ table_name: string; table_id: string }>(
-        `SELECT "table_name", "table_id" FROM "rollback_tx"
-          WHERE "tx_hash" = $1 AND "table_name" NOT IN ('1_keys', '@system') ORDER BY "id"`,
+      const journal = await this.db.query<RowOf<typeof JOURNAL_ENTRY>>(
+        `SELECT ${JOURNAL_ENTRY} FROM ${JOURNAL.name}
+          WHERE ${JOURNAL.column('txHash')} = $1 AND ${JOURNAL.column('tableName')} NOT IN ('1_keys', '@system')
+          ORDER BY ${JOURNAL.column('id')}`,
         [hash],
       );
       if (journal.length === 0) {
@@ -451,12 +485,12 @@ export class TxService {
       }
       const rows: Record<string, string>[] = [];
       for (const record of journal) {
-        if (!/^[a-z0-9_]+$/.test(record.table_name)) continue;
-        const [id, ecosystem] = record.table_id.split(',');
+        if (!/^[a-z0-9_]+$/.test(record.tableName)) continue;
+        const [id, ecosystem] = record.tableId.split(',');
         const params = ecosystem === undefined ? [id] : [id, ecosystem];
         const condition = ecosystem === undefined ? `"id" = $1` : `"id" = $1 AND "ecosystem" = $2`;
         const row = await this.db.one<Record<string, unknown>>(
-          `SELECT * FROM "${record.table_name}" WHERE ${condition}`,
+          `SELECT * FROM "${record.tableName}" WHERE ${condition}`,
           params,
         );
         if (row) rows.push(textRow(row));
@@ -468,7 +502,7 @@ export class TxService {
 }
 
 function statusOf(row: StatusRow): TxStatus {
-  const blockId = BigInt(row.block_id);
+  const blockId = BigInt(row.blockId);
   const penalty = Number(row.penalty);
   if (blockId > 0n && penalty !== 1) return { blockid: blockId.toString(), result: row.error, penalty };
   // Member order of the reference's struct: blockid, errmsg (omitted when empty), result, penalty.
