@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DatabaseService, type Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
 
 export interface HonorNode {
   tcp_address: string;
@@ -9,27 +11,33 @@ export interface HonorNode {
   stopped: boolean;
 }
 
+const PARAMETERS = new EntityTable(PlatformParameterEntity);
+const NAME = PARAMETERS.column('name');
+const VALUE = PARAMETERS.select('value');
+const ENTRY = PARAMETERS.select('id', 'name', 'value', 'conditions');
+const NAMED_VALUE = PARAMETERS.select('name', 'value');
+
 /** Reads `1_platform_parameters` (always from the database: contracts change them inside blocks). */
 @Injectable()
 export class PlatformParametersService {
   constructor(private readonly db: DatabaseService) {}
 
   async get(name: string, sql: Sql = this.db): Promise<string | undefined> {
-    const row = await sql.one<{ value: string }>(
-      'SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1',
+    const row = await sql.one<RowOf<typeof VALUE>>(
+      `SELECT ${VALUE} FROM ${PARAMETERS.name} WHERE ${NAME} = $1`,
       [name],
     );
     return row?.value;
   }
 
-  async all(sql: Sql = this.db): Promise<{ id: string; name: string; value: string; conditions: string }[]> {
-    return sql.query('SELECT "id", "name", "value", "conditions" FROM "1_platform_parameters" ORDER BY "id"');
+  async all(sql: Sql = this.db): Promise<RowOf<typeof ENTRY>[]> {
+    return sql.query(`SELECT ${ENTRY} FROM ${PARAMETERS.name} ORDER BY ${PARAMETERS.column('id')}`);
   }
 
   /** Several parameters in one query: name → value, absent names left out. */
   async values(names: readonly string[], sql: Sql = this.db): Promise<Map<string, string>> {
-    const rows = await sql.query<{ name: string; value: string }>(
-      'SELECT "name", "value" FROM "1_platform_parameters" WHERE "name" = ANY($1::text[])',
+    const rows = await sql.query<RowOf<typeof NAMED_VALUE>>(
+      `SELECT ${NAMED_VALUE} FROM ${PARAMETERS.name} WHERE ${NAME} = ANY($1::text[])`,
       [names],
     );
     return new Map(rows.map((row) => [row.name, row.value]));

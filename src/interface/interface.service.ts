@@ -3,6 +3,7 @@ import type { Caller } from '../common/caller';
 import { ApiError } from '../common/api-error';
 import { DatabaseService } from '../database/database.service';
 import { EntityTable, type Selection } from '../database/entity-table';
+import { RoleEntity } from '../ecosystem/entities';
 import { MenuEntity, PageEntity, SnippetEntity } from './entities';
 import type { MenuRow, SectionsPage } from './interface.answers';
 import { LanguageResources } from './language';
@@ -41,6 +42,10 @@ const PAGE_BY_NAME = byName(
 );
 const MENU_BY_NAME = byName(MENUS, MENUS.select('id', 'name', 'title', 'value', 'conditions'));
 const SNIPPET_BY_NAME = byName(SNIPPETS, SNIPPETS.select('id', 'name', 'value', 'conditions'));
+const ROLES = new EntityTable(RoleEntity);
+/** The default page of the role $1 in the ecosystem $2. */
+const DEFAULT_PAGE = `SELECT ${ROLES.select('defaultPage')} FROM ${ROLES.name}
+  WHERE ${ROLES.column('id')} = $1 AND ${ROLES.column('ecosystem')} = $2`;
 
 /** A section as the wire lists it: every member a column's text, under the column's name. */
 interface SectionRow {
@@ -104,11 +109,11 @@ export class InterfaceService {
       if (access.length > 0 && !access.includes(caller.roleId)) continue;
       const section: Record<string, string> = {};
       if (row.status === '2') {
-        const role = await this.db.one<{ default_page: string }>(
-          'SELECT "default_page" FROM "1_roles" WHERE "id" = $1 AND "ecosystem" = $2',
-          [caller.roleId.toString(), ecosystem],
-        );
-        if (role?.default_page) section.default_page = role.default_page;
+        const role = await this.db.one<Pick<RoleEntity, 'defaultPage'>>(DEFAULT_PAGE, [
+          caller.roleId.toString(),
+          ecosystem,
+        ]);
+        if (role?.defaultPage) section.default_page = role.defaultPage;
       }
       Object.assign(section, row, {
         title: await this.languages.substitute(row.title, caller.ecosystemId, accept),

@@ -28,6 +28,8 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { publicKeyHex04 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { TxService } from '../tx/tx.service';
 import { CONTRACT_ID_OFFSET } from '../vm';
@@ -41,6 +43,11 @@ const BLOCKS_PER_REQUEST = 10;
 const PASS_ON_BYTES = 2 * 1024 * 1024;
 /** Announcements remembered for measuring propagation. */
 const ANNOUNCEMENTS_KEPT = 256;
+
+const BLOCKS = new EntityTable(BlockEntity);
+/** The hashes of the blocks held above $1 up to $2. */
+const HELD_HASHES = `SELECT ${BLOCKS.select('id', 'hash')} FROM ${BLOCKS.name}
+  WHERE ${BLOCKS.column('id')} > $1 AND ${BLOCKS.column('id')} <= $2 ORDER BY ${BLOCKS.column('id')}`;
 
 /** What this node knows of another honor node. */
 export interface Peer {
@@ -399,10 +406,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
   private async switchTo(peer: Peer, chosenFrom: number, chosen: readonly string[]): Promise<void> {
     // The core may not have seen the latest blocks written here yet: the blocks of the path this node
     // already holds are skipped, so that nothing is taken back only to be taken again.
-    const held = await this.db.query<{ id: string; hash: unknown }>(
-      `SELECT "id"::text AS "id", "hash" FROM "block_chain" WHERE "id" > $1 AND "id" <= $2 ORDER BY "block_chain"."id"`,
-      [chosenFrom, chosenFrom + chosen.length],
-    );
+    const held = await this.db.query<Pick<BlockEntity, 'id' | 'hash'>>(HELD_HASHES, [
+      chosenFrom,
+      chosenFrom + chosen.length,
+    ]);
     let skip = 0;
     while (skip < held.length && asBuffer(held[skip].hash).toString('hex') === chosen[skip]) skip++;
     const commonHeight = chosenFrom + skip;

@@ -13,6 +13,9 @@ import { sendJson } from '../http/responses';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { publicKeyHex04 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
+import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
 import {
   BlockAnnouncementBody,
   BlockRangeQuery,
@@ -28,6 +31,16 @@ import type { ChainEntry, PeerStatus } from './peer-client';
 
 /** A batch of blocks stops growing past this many bytes (one block alone may be larger). */
 const BLOCK_BATCH_BYTES = 16 * 1024 * 1024;
+
+const BLOCKS = new EntityTable(BlockEntity);
+const BLOCK_BYTES = `SELECT ${BLOCKS.select('data')} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = $1`;
+const CHAIN_ENTRY = BLOCKS.select('id', 'hash', 'time', 'nodePosition');
+/** The chain's entries from $1 up to (not including) $2. */
+const CHAIN_ENTRIES = `SELECT ${CHAIN_ENTRY} FROM ${BLOCKS.name}
+  WHERE ${BLOCKS.column('id')} >= $1 AND ${BLOCKS.column('id')} < $2 ORDER BY ${BLOCKS.column('id')}`;
+const PLATFORM = new EntityTable(PlatformParameterEntity);
+const HONOR_NODES = `SELECT ${PLATFORM.select('value')} FROM ${PLATFORM.name}
+  WHERE ${PLATFORM.column('name')} = 'honor_nodes'`;
 
 /**
  * The node-to-node routes (`/node/v1/…`), served to the other honor nodes and left out of the public API
@@ -50,11 +63,9 @@ export class NodeController {
   /** Block 1 and the addresses its node listed itself with: what a new node of the network starts from. */
   @Get('genesis')
   async genesis(@Res() res: Response) {
-    const row = await this.db.one<{ data: unknown }>(`SELECT "data" FROM "block_chain" WHERE "id" = 1`);
+    const row = await this.db.one<Pick<BlockEntity, 'data'>>(BLOCK_BYTES, [1]);
     if (!row) throw new ApiError('E_NOTFOUND');
-    const listed = await this.db.one<{ value: string }>(
-      `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'honor_nodes'`,
-    );
+    const listed = await this.db.one<Pick<PlatformParameterEntity, 'value'>>(HONOR_NODES);
     // The addresses as genesis wrote them: the first entry, whatever was appended since.
     const first = (JSON.parse(listed?.value ?? '[]') as { api_address?: string; tcp_address?: string }[])[0];
     sendJson(res, 200, {
@@ -84,16 +95,15 @@ export class NodeController {
   async hashes(@Req() req: ApiRequest, @Res() res: Response, @Form() range: BlockRangeQuery) {
     await this.authenticate(req, 'any node');
     const count = range.count > BigInt(MAX_HASHES_PER_REQUEST) ? BigInt(MAX_HASHES_PER_REQUEST) : range.count;
-    const rows = await this.db.query<{ id: string; hash: unknown; time: string; node_position: string }>(
-      `SELECT "b"."id"::text AS "id", "b"."hash", "b"."time"::text AS "time", "b"."node_position"::text AS "node_position"
-         FROM "block_chain" AS "b" WHERE "b"."id" >= $1 AND "b"."id" < $2 ORDER BY "b"."id"`,
-      [range.from.toString(), (range.from + count).toString()],
-    );
+    const rows = await this.db.query<RowOf<typeof CHAIN_ENTRY>>(CHAIN_ENTRIES, [
+      range.from.toString(),
+      (range.from + count).toString(),
+    ]);
     const hashes: ChainEntry[] = rows.map((row) => ({
       id: row.id,
       hash: asBuffer(row.hash).toString('hex'),
       time: row.time,
-      position: row.node_position,
+      position: row.nodePosition,
     }));
     sendJson(res, 200, { hashes });
   }
@@ -110,9 +120,7 @@ export class NodeController {
       id < range.from + count && (blocks.length === 0 || bytes < BLOCK_BATCH_BYTES);
       id++
     ) {
-      const row = await this.db.one<{ data: unknown }>(`SELECT "data" FROM "block_chain" WHERE "id" = $1`, [
-        id.toString(),
-      ]);
+      const row = await this.db.one<Pick<BlockEntity, 'data'>>(BLOCK_BYTES, [id.toString()]);
       if (!row) break;
       const data = asBuffer(row.data);
       bytes += data.length;

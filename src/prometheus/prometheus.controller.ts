@@ -1,6 +1,9 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
+import { TransactionEntity } from '../tx/entities/transaction.entity';
 import { afterAnswer } from '../http/after-answer';
 import { PrometheusMetrics, UNMATCHED_ROUTE } from './prometheus-metrics';
 import { ApiRoute } from '../api-docs/api-route.decorator';
@@ -49,10 +52,7 @@ export class PrometheusController {
     this.metrics.dbPool.set({ state: 'total' }, pool?.totalCount ?? 0);
     this.metrics.dbPool.set({ state: 'idle' }, pool?.idleCount ?? 0);
     this.metrics.dbPool.set({ state: 'waiting' }, pool?.waitingCount ?? 0);
-    const row = await this.db.one<{ height: string | null; waiting: string }>(
-      `SELECT (SELECT "block_id" FROM "info_block" LIMIT 1) AS "height",
-              (SELECT count(*) FROM "transactions" WHERE "used" = 0) AS "waiting"`,
-    );
+    const row = await this.db.one<{ height: string | null; waiting: string }>(HEIGHT_AND_WAITING);
     this.metrics.chainHeight.set(Number(row?.height ?? 0));
     this.metrics.txWaiting.set(Number(row?.waiting ?? 0));
   }
@@ -60,6 +60,13 @@ export class PrometheusController {
 
 /** The catch-all route Nest mounts on Express 5 for its 404 answer. */
 const NOT_FOUND_ROUTE = '/{*path}';
+
+const INFO_BLOCK = new EntityTable(InfoBlockEntity);
+const QUEUE = new EntityTable(TransactionEntity);
+/** The chain's height as the info block has it, and the transactions waiting in the queue. */
+const HEIGHT_AND_WAITING = `SELECT
+    (SELECT ${INFO_BLOCK.column('blockId')} FROM ${INFO_BLOCK.name} LIMIT 1) AS "height",
+    (SELECT count(*) FROM ${QUEUE.name} WHERE ${QUEUE.column('used')} = 0) AS "waiting"`;
 
 /**
  * Counts every answered request by its route pattern (`/api/v2/block/:id`, never the raw path, so ids do

@@ -1,5 +1,7 @@
 import { jsonObject } from '../common/json-object';
 import type { Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { TableEntity } from '../tables/entities/table.entity';
 import type { ResolvedTable } from './catalog';
 
 export interface TablePermissions {
@@ -12,6 +14,11 @@ export interface TablePermissions {
   columns: Record<string, string | { update?: string; read?: string }>;
 }
 
+const TABLES = new EntityTable(TableEntity);
+const PERMISSIONS = TABLES.select('permissions', 'columns');
+const PERMISSIONS_OF = `SELECT ${PERMISSIONS} FROM ${TABLES.name}
+  WHERE ${TABLES.column('ecosystem')} = $1 AND ${TABLES.column('name')} = $2`;
+
 /** Whose `1_tables` row governs a table: shared and platform tables follow ecosystem 1's, others their own. */
 export function permissionsEcosystem(table: ResolvedTable): bigint {
   return table.shared || table.physical.startsWith('1_') ? 1n : table.ecosystem;
@@ -22,10 +29,10 @@ export async function loadTablePermissions(
   sql: Sql,
   table: ResolvedTable,
 ): Promise<TablePermissions | undefined> {
-  const row = await sql.one<{ permissions: unknown; columns: unknown }>(
-    'SELECT "permissions", "columns" FROM "1_tables" WHERE "ecosystem" = $1 AND "name" = $2',
-    [permissionsEcosystem(table).toString(), table.name],
-  );
+  const row = await sql.one<RowOf<typeof PERMISSIONS>>(PERMISSIONS_OF, [
+    permissionsEcosystem(table).toString(),
+    table.name,
+  ]);
   if (!row) return undefined;
   const permissions = jsonObject(row.permissions);
   const text = (name: string) => (typeof permissions[name] === 'string' ? (permissions[name] as string) : '');

@@ -6,6 +6,11 @@ import { jsonObject } from '../common/json-object';
 import { rowKeyOf } from '../contract-host/journal';
 import { ContractsService } from '../contracts/contracts.service';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { RollbackTxEntity } from '../blocks/entities/rollback-tx.entity';
+import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
+import { TableEntity } from './entities/table.entity';
+import { EcosystemEntity } from '../ecosystem/entities';
 import type { Cell, FindRowsQuery, FoundRows, HistoryRows } from '../template/types';
 import type { Value } from '../vm';
 import {
@@ -116,6 +121,17 @@ function sortedRow(entries: [string, unknown][]): TextRow {
  * applied, values rendered as rest-api.md §8.1 says. A reader sees its own ecosystem: its tables, its rows
  * of the shared tables, and the platform's tables; another ecosystem's names are refused.
  */
+const TABLES = new EntityTable(TableEntity);
+/** The tables of the ecosystem $1. */
+const ECOSYSTEM_TABLES = `${TABLES.name} WHERE ${TABLES.column('ecosystem')} = $1`;
+const TABLE_INFO = TABLES.select('name', 'permissions', 'columns', 'conditions', 'appId');
+const JOURNAL = new EntityTable(RollbackTxEntity);
+const ECOSYSTEMS = new EntityTable(EcosystemEntity);
+const ECOSYSTEM_EXISTS = `SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`;
+const PLATFORM = new EntityTable(PlatformParameterEntity);
+const PRIVATE_BLOCKCHAIN = `SELECT ${PLATFORM.select('value')} FROM ${PLATFORM.name}
+  WHERE ${PLATFORM.column('name')} = 'private_blockchain'`;
+
 @Injectable()
 export class TablesService {
   private privateChain?: Promise<boolean>;
@@ -159,9 +175,7 @@ export class TablesService {
    */
   private isPrivateChain(): Promise<boolean> {
     this.privateChain ??= this.db
-      .one<{ value: string }>(
-        `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'private_blockchain'`,
-      )
+      .one<Pick<PlatformParameterEntity, 'value'>>(PRIVATE_BLOCKCHAIN)
       .then((row) => !['', '0', 'false'].includes((row?.value ?? '').trim().toLowerCase()));
     return this.privateChain;
   }
@@ -176,8 +190,7 @@ export class TablesService {
     }
     if (table.ecosystem === reader.ecosystem || FIRST_ECOSYSTEM_TABLES.has(table.name)) return table;
     const exists =
-      table.ecosystem <= INT64_MAX &&
-      (await this.db.one('SELECT 1 FROM "1_ecosystems" WHERE "id" = $1', [table.ecosystem.toString()]));
+      table.ecosystem <= INT64_MAX && (await this.db.one(ECOSYSTEM_EXISTS, [table.ecosystem.toString()]));
     if (!exists) throw new ApiError('E_ECOSYSTEM', table.ecosystem);
     throw new ApiError('E_TABLENOTFOUND', rawName);
   }
@@ -502,11 +515,11 @@ export class TablesService {
     const { limit, offset } = pageBounds({ limit: limitArg, offset: offsetArg }, maxLimit);
     const ecosystem = reader.ecosystem.toString();
     const total = await this.db.one<{ count: string }>(
-      'SELECT count(*) AS "count" FROM "1_tables" WHERE "ecosystem" = $1',
+      `SELECT count(*) AS "count" FROM ${ECOSYSTEM_TABLES}`,
       [ecosystem],
     );
-    const names = await this.db.query<{ name: string }>(
-      'SELECT "name" FROM "1_tables" WHERE "ecosystem" = $1 ORDER BY "id" OFFSET $2 LIMIT $3',
+    const names = await this.db.query<Pick<TableEntity, 'name'>>(
+      `SELECT ${TABLES.select('name')} FROM ${ECOSYSTEM_TABLES} ORDER BY ${TABLES.column('id')} OFFSET $2 LIMIT $3`,
       [ecosystem, offset.toString(), limit.toString()],
     );
     const list: TableCounts['list'] = [];
@@ -532,15 +545,8 @@ export class TablesService {
   /** `table/{name}`, `getTable`: the table's `1_tables` row in the reader's ecosystem and its columns' types. */
   async table(reader: Reader, name: string): Promise<TableInfo> {
     if (!TABLE_NAME.test(name)) throw new ApiError('E_TABLENOTFOUND', name);
-    const row = await this.db.one<{
-      name: string;
-      permissions: unknown;
-      columns: unknown;
-      conditions: string;
-      app_id: string;
-    }>(
-      `SELECT "name", "permissions", "columns", "conditions", "app_id"::text AS "app_id" FROM "1_tables"
-        WHERE "ecosystem" = $1 AND "name" = lower($2)`,
+    const row = await this.db.one<RowOf<typeof TABLE_INFO>>(
+      `SELECT ${TABLE_INFO} FROM ${ECOSYSTEM_TABLES} AND ${TABLES.column('name')} = lower($2)`,
       [reader.ecosystem.toString(), name],
     );
     if (!row) throw new ApiError('E_TABLENOTFOUND', name);
@@ -560,7 +566,7 @@ export class TablesService {
       read: text('read') || undefined,
       filter: text('filter') || undefined,
       conditions: row.conditions,
-      app_id: row.app_id,
+      app_id: row.appId,
       columns: Object.entries(jsonObject(row.columns)).map(([column, perm]) => ({
         name: column,
         type: platformType(types?.get(column)?.type),
@@ -618,9 +624,10 @@ export class TablesService {
     }
     const params = [table.physical, rowKeyOf(table.physical, id, table.ecosystem)];
     if (rollbackId > 0n) params.push(rollbackId.toString());
-    const rows = await this.db.query<{ data: string }>(
-      `SELECT "data" FROM "rollback_tx" WHERE "table_name" = $1 AND "table_id" = $2 AND "data" <> ''
-        ${rollbackId > 0n ? 'AND "id" = $3' : ''} ORDER BY "id" DESC LIMIT ${HISTORY_LIMIT}`,
+    const rows = await this.db.query<Pick<RollbackTxEntity, 'data'>>(
+      `SELECT ${JOURNAL.select('data')} FROM ${JOURNAL.name}
+        WHERE ${JOURNAL.column('tableName')} = $1 AND ${JOURNAL.column('tableId')} = $2 AND ${JOURNAL.column('data')} <> ''
+        ${rollbackId > 0n ? `AND ${JOURNAL.column('id')} = $3` : ''} ORDER BY ${JOURNAL.column('id')} DESC LIMIT ${HISTORY_LIMIT}`,
       params,
     );
     return {

@@ -10,6 +10,8 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { bytesToHex } from '../crypto';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { TransactionStatusEntity } from './entities/transaction-status.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { CONTRACT_ID_OFFSET } from '../vm';
 import { TxAdmission, TxRefusal } from './tx-admission';
@@ -24,6 +26,10 @@ const POLL_MS = 25;
  * ahead of client transactions, mined in a block the producer is asked for at once. The login waits for
  * that block (bounded), as the reference does, and tells the client when it did not come in time.
  */
+const STATUSES = new EntityTable(TransactionStatusEntity);
+const OUTCOME = STATUSES.select('blockId', 'error');
+const OUTCOME_OF = `SELECT ${OUTCOME} FROM ${STATUSES.name} WHERE ${STATUSES.column('hash')} = $1`;
+
 @Injectable()
 export class KeyRegistration {
   constructor(
@@ -71,11 +77,8 @@ export class KeyRegistration {
   private async waitForBlock(hash: Buffer): Promise<void> {
     const deadline = Date.now() + REGISTRATION_WAIT_MS;
     while (Date.now() < deadline) {
-      const status = await this.db.one<{ block_id: string; error: string }>(
-        `SELECT "block_id", "error" FROM "transactions_status" WHERE "hash" = $1`,
-        [hash],
-      );
-      if (status && BigInt(status.block_id) > 0n) return;
+      const status = await this.db.one<RowOf<typeof OUTCOME>>(OUTCOME_OF, [hash]);
+      if (status && BigInt(status.blockId) > 0n) return;
       if (status?.error) throw ApiError.server('encountered some problems when login account');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }

@@ -18,6 +18,8 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { CryptoError } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { KeyEntity } from '../accounts/entities/key.entity';
 import type { CompiledContract, Value } from '../vm';
 import { contractArguments, ParamsError } from '../chain/rules/contract-params';
 import type { TxRefusalReason } from '../prometheus/prometheus-metrics';
@@ -78,6 +80,11 @@ const TRANSFER_SIDES = new Set(['utxo', 'account']);
  * the contract exists and the arguments fit its fields. Database-wide checks (replays, duplicates) are
  * the caller's, done for a whole request at once.
  */
+const KEYS = new EntityTable(KeyEntity);
+/** The public key registered for the key $1 in any ecosystem. */
+const KNOWN_PUBLIC_KEY = `SELECT ${KEYS.select('pub')} FROM ${KEYS.name}
+  WHERE ${KEYS.column('id')} = $1 AND length(${KEYS.column('pub')}) > 0 LIMIT 1`;
+
 @Injectable()
 export class TxAdmission {
   constructor(
@@ -257,10 +264,7 @@ export class TxAdmission {
       if (owner !== tx.keyId) throw refuse(`the public key does not belong to the key ${tx.keyId}`);
       publicKey = tx.publicKey;
     } else {
-      const row = await this.db.one<{ pub: unknown }>(
-        `SELECT "pub" FROM "1_keys" WHERE "id" = $1 AND length("pub") > 0 LIMIT 1`,
-        [tx.keyId.toString()],
-      );
+      const row = await this.db.one<Pick<KeyEntity, 'pub'>>(KNOWN_PUBLIC_KEY, [tx.keyId.toString()]);
       if (!row) throw refuse(`the key ${tx.keyId} has no public key; send it with the transaction`);
       publicKey = asBuffer(row.pub);
     }

@@ -5,6 +5,9 @@ import { ChainEvents } from '../chain/chain-events';
 import { slotLengthMs, SLOT_PARAMETERS } from '../chain/honor-nodes';
 import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { DatabaseService } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
+import { TransactionEntity } from './entities/transaction.entity';
 
 /** What a batch of transactions adds to the queue. */
 export interface QueuedShare {
@@ -27,6 +30,21 @@ interface QueueLevel {
 
 /** A level this old is read again before a batch is let in; a block's commit makes it old at once. */
 const LEVEL_MAX_AGE_MS = 200;
+
+const QUEUE = new EntityTable(TransactionEntity);
+const BLOCKS = new EntityTable(BlockEntity);
+const WAITING = `${QUEUE.name} WHERE ${QUEUE.column('used')} = 0`;
+/** The waiting transactions: how many, their bytes, and when the oldest was queued. */
+const QUEUE_LEVEL = `SELECT count(*) AS "count", coalesce(sum(octet_length(${QUEUE.column('data')})), 0) AS "bytes",
+    min(${QUEUE.column('queuedAt')}) AS "oldest"
+  FROM ${WAITING}`;
+/** Transactions mined in the last 1,000 blocks stamped after $1 (seconds); `select` names them tx and time. */
+const MINED_SINCE = `SELECT sum("recent"."tx") AS "mined"
+  FROM (SELECT ${BLOCKS.select('tx', 'time')} FROM ${BLOCKS.name} ORDER BY ${BLOCKS.qualified('id')} DESC LIMIT 1000) AS "recent"
+  WHERE "recent"."time" > $1`;
+/** Waiting transactions of the keys in $1, by key. */
+const WAITING_PER_KEY = `SELECT ${QUEUE.column('keyId')} AS "key", count(*) AS "count" FROM ${WAITING}
+  AND ${QUEUE.column('keyId')} = ANY($1::bigint[]) GROUP BY ${QUEUE.column('keyId')}`;
 /** How far back the chain's pace is taken, in slots: long enough that whole-second block times even out. */
 const PACE_WINDOW_SLOTS = 10;
 /**
@@ -193,10 +211,7 @@ export class TxQueueBound {
   /** The queue's level from the database: what this process committed before the read is in it now. */
   private async readLevel(): Promise<QueueLevel> {
     const before = { ...this.committed };
-    const row = await this.db.one<{ count: string; bytes: string; oldest: string | null }>(
-      `SELECT count(*) AS "count", coalesce(sum(octet_length("data")), 0) AS "bytes", min("queued_at") AS "oldest"
-         FROM "transactions" WHERE "used" = 0`,
-    );
+    const row = await this.db.one<{ count: string; bytes: string; oldest: string | null }>(QUEUE_LEVEL);
     const { slots } = this.config.txQueue;
     const slotMs = slotLengthMs(await this.parameters.values(SLOT_PARAMETERS), this.config.blockSlotMs);
     this.committed.count = Math.max(0, this.committed.count - before.count);
@@ -227,23 +242,14 @@ export class TxQueueBound {
     // Blocks carry whole seconds: the pace is read over whole seconds.
     const windowS = Math.max(1, Math.round((PACE_WINDOW_SLOTS * slotMs) / 1000));
     const nowS = Math.floor(Date.now() / 1000);
-    const row = await this.db.one<{ mined: string | null }>(
-      `SELECT sum("tx") AS "mined"
-         FROM (SELECT "tx", "time" FROM "block_chain" ORDER BY "block_chain"."id" DESC LIMIT 1000) AS "recent"
-        WHERE "time" > $1`,
-      [nowS - windowS],
-    );
+    const row = await this.db.one<{ mined: string | null }>(MINED_SINCE, [nowS - windowS]);
     const perSecond = Number(row?.mined ?? 0) / windowS;
     const pace = Math.ceil((perSecond * slots * slotMs) / 1000);
     return Math.min(count, Math.max(floor, pace));
   }
 
   private async queuedPerKey(keys: readonly bigint[]): Promise<Map<bigint, number>> {
-    const rows = await this.db.query<{ key: string; count: string }>(
-      `SELECT "key_id" AS "key", count(*) AS "count" FROM "transactions"
-        WHERE "used" = 0 AND "key_id" = ANY($1::bigint[]) GROUP BY "key_id"`,
-      [keys.map(String)],
-    );
+    const rows = await this.db.query<{ key: string; count: string }>(WAITING_PER_KEY, [keys.map(String)]);
     return new Map(rows.map((row) => [BigInt(row.key), Number(row.count)]));
   }
 
