@@ -2,7 +2,6 @@ import type { ErrorCode } from '../common/error-codes';
 import { Controller, Get, HttpCode, Injectable, Post } from '@nestjs/common';
 import { Form } from '../http/form';
 import { CurrentCaller } from '../http/request-gates';
-import { RpcError } from '../rpc/rpc-error';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { LoginInput } from './auth.dto';
@@ -112,9 +111,6 @@ export class AuthRpc {
     errors: LOGIN_ERRORS,
   })
   login(input: LoginInput, { caller }: RpcCallContext) {
-    // Absent params and an object without one login member read alike: both are the reference's empty params.
-    if (Object.values(input).every((value) => value === undefined))
-      throw RpcError.invalidParams('params can not be empty');
     return this.auth.login(input, caller);
   }
 

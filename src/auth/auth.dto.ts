@@ -1,5 +1,5 @@
 import { IsOptional, IsString } from 'class-validator';
-import { Describe, WireNames } from '../common/dto/dto-fields';
+import { Describe, NotEmptyObject, WireNames } from '../common/dto/dto-fields';
 import { IsHexBytes, IsInt64 } from '../common/dto/validators';
 
 const ECOSYSTEM = 'ecosystem to log in to (default 1)';
@@ -13,8 +13,10 @@ const ROLE_ID = 'role to act in';
  * `POST login` (a form, with the getuid token as the bearer token) and `login {…}` (one object): the same
  * values, three of them named otherwise in JSON-RPC, as the reference names them. Every value is optional,
  * the signature too (the old description marked it required): the service refuses a missing signature as
- * it refuses a wrong one, once it has found the key, as the reference does.
+ * it refuses a wrong one, once it has found the key, as the reference does. A call naming none of them is
+ * empty params; a form naming none reads on.
  */
+@NotEmptyObject()
 export class LoginInput {
   @IsOptional()
   @IsInt64()

@@ -8,18 +8,24 @@ import { apiExamples } from '../api-docs/examples';
 import { readBuildInfo } from '../common/build-info';
 import { schema as s } from '../api-docs/schema';
 import { dtoObjectSchema, fieldSchema } from '../api-docs/dto-schema';
-import { dtoFields, type DtoClass } from '../common/dto/dto-fields';
+import { dtoFields, refusesEmptyObject, type DtoClass } from '../common/dto/dto-fields';
 
 /** A params DTO as OpenRPC parameters: its fields by position, or the one object a single-object method takes. */
 function dtoParams(dto: DtoClass, singleObject: boolean) {
   const fields = dtoFields(dto);
   if (singleObject) {
+    const notEmpty = refusesEmptyObject(dto);
+    const schema = dtoObjectSchema(dto, 'rpc');
     return [
       {
         name: 'params',
-        description: 'one object with these members',
-        required: fields.some((field) => !field.optional),
-        schema: dtoObjectSchema(dto, 'rpc'),
+        description: notEmpty
+          ? 'one object with these members, at least one of them (not empty)'
+          : 'one object with these members',
+        required: notEmpty || fields.some((field) => !field.optional),
+        schema: notEmpty
+          ? { ...schema, anyOf: fields.map((field) => ({ required: [field.wireName.rpc] })) }
+          : schema,
       },
     ];
   }

@@ -2,11 +2,19 @@ import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 import {
   dtoFields,
   dtoValidator,
+  refusesEmptyObject,
   type DtoClass,
   type DtoValidator,
   type FieldKind,
 } from '../common/dto/dto-fields';
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, UINT64_MAX } from '../common/dto/validators';
+import {
+  INT32_MAX,
+  INT32_MIN,
+  INT64_MAX,
+  INT64_MIN,
+  PARAMS_CAN_NOT_BE_EMPTY,
+  UINT64_MAX,
+} from '../common/dto/validators';
 import { RpcError } from './rpc-error';
 
 /** Turns one raw JSON value (numbers kept as exact text) into a field's value, or throws with a reason. */
@@ -112,6 +120,8 @@ interface ParamsPlan {
   }[];
   byLowerName: Map<string, number>;
   validator: DtoValidator;
+  /** `NotEmptyObject`: a one-object call naming none of the members is empty params. */
+  refusesEmpty: boolean;
 }
 
 const plans = new WeakMap<DtoClass, ParamsPlan>();
@@ -132,6 +142,7 @@ export function paramsPlan(dto: DtoClass): ParamsPlan {
     fields,
     byLowerName: new Map(fields.map((field, index) => [field.lowerName, index])),
     validator: dtoValidator(dto, 'rpc'),
+    refusesEmpty: refusesEmptyObject(dto),
   };
   plans.set(dto, plan);
   return plan;
@@ -150,8 +161,12 @@ export function decodeDtoParams<T extends object>(
 ): T {
   const plan = paramsPlan(dto);
   const input = new dto() as Record<string, unknown>;
-  if (singleObject) readMembers(plan, singleObjectOf(params), input);
-  else readPositional(plan, params, input);
+  if (singleObject) {
+    readMembers(plan, singleObjectOf(params), input);
+    if (plan.refusesEmpty && plan.fields.every((field) => input[field.name] === undefined)) {
+      throw RpcError.invalidParams(PARAMS_CAN_NOT_BE_EMPTY);
+    }
+  } else readPositional(plan, params, input);
   const failure = plan.validator(input);
   if (failure?.answeredWhole) throw RpcError.invalidParams(failure.message);
   if (failure) {

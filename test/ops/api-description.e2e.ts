@@ -229,6 +229,17 @@ it('rpc.discover lists every served JSON-RPC method with a summary and typed par
       schema: { type: 'integer', format: 'int64' },
     }),
   ]);
+  // A one-object call that must name one of its members says so (NotEmptyObject on its DTO).
+  const login = discovered.methods.find((method: { name: string }) => method.name === 'ibax.login');
+  expect(login.params).toEqual([
+    expect.objectContaining({
+      name: 'params',
+      required: true,
+      schema: expect.objectContaining({
+        anyOf: expect.arrayContaining([{ required: ['public_key'] }, { required: ['key_id'] }]),
+      }),
+    }),
+  ]);
   const sendTx = discovered.methods.find((method: { name: string }) => method.name === 'ibax.sendTx');
   expect(sendTx.errors).toEqual(
     expect.arrayContaining([

@@ -44,6 +44,7 @@ const FROM_PATH = Symbol('dto:from-path');
 const FIRST_OF_REPEATED = Symbol('dto:first-of-repeated');
 const ABSENT_AS_NIL = Symbol('dto:absent-as-nil');
 const WIRE_NAMES = Symbol('dto:wire-names');
+const NOT_EMPTY_OBJECT = Symbol('dto:not-empty-object');
 
 /** Which reader takes a DTO: a REST route's form and path, or a JSON-RPC call's params. */
 export type Binding = 'form' | 'rpc';
@@ -89,6 +90,20 @@ export function AbsentAsNil(): PropertyDecorator {
  */
 export function WireNames(names: Partial<Record<Binding, string>>): PropertyDecorator {
   return (target, property) => Reflect.defineMetadata(WIRE_NAMES, names, target, property as string);
+}
+
+/**
+ * A one-object JSON-RPC call must name at least one of the DTO's members: absent params, null, `{}` and an
+ * object of other members alike are "params can not be empty", as the reference reads them all as one
+ * empty object. A form is not held to it (the reference's REST handler reads an empty form on).
+ */
+export function NotEmptyObject(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(NOT_EMPTY_OBJECT, true, target);
+}
+
+/** Whether a one-object call of this DTO must name one of its members (`NotEmptyObject`). */
+export function refusesEmptyObject(dto: DtoClass): boolean {
+  return Reflect.getMetadata(NOT_EMPTY_OBJECT, dto) === true;
 }
 
 /** The DTO a route handler's `@Form()` parameter declares, on the handler (for its OpenAPI description). */
