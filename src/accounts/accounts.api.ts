@@ -2,6 +2,7 @@ import { Controller, Get, Injectable } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
 import { schema as s } from '../api-docs/schema';
 import { ApiError } from '../common/api-error';
+import { PARAMS_CAN_NOT_BE_EMPTY } from '../common/dto/validators';
 import { Form } from '../http/form';
 import { walletKeyId } from '../http/path-params';
 import { Auth, BlockchainRoute, CurrentCaller } from '../http/request-gates';
@@ -218,7 +219,9 @@ export class AccountsRpc {
       if (error instanceof ApiError) throw RpcError.invalidParams(error.rpcMessage);
       throw error;
     }
-    if (account === undefined) throw RpcError.invalidParams('params can not be empty');
+    // The one input rule left in a handler: the reference refuses a missing account only after it found
+    // the ecosystem, a database lookup no DTO can run, so the check follows it here.
+    if (account === undefined) throw RpcError.invalidParams(PARAMS_CAN_NOT_BE_EMPTY);
     const balance = await this.accounts.balance(accountOrKeyId(account), ecosystem);
     return {
       amount: balance.amount,
