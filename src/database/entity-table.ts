@@ -59,9 +59,7 @@ export class EntityTable<T> {
     return properties
       .map((property) => {
         const column = this.column(property, qualifier);
-        return column.endsWith(`.${quoted(property)}`) || column === quoted(property)
-          ? column
-          : `${column} AS ${quoted(property)}`;
+        return this.columns.get(property) === property ? column : `${column} AS ${quoted(property)}`;
       })
       .join(', ');
   }
