@@ -9,7 +9,8 @@ import { CryptoError, parsePublicKey, stringToAddress, utf8 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
 import { EntityTable, type RowOf } from '../database/entity-table';
 import { KeyEntity } from '../accounts/entities/key.entity';
-import { EcosystemEntity, RoleParticipantEntity } from '../ecosystem/entities';
+import { RoleParticipantEntity } from '../ecosystem/entities';
+import { ECOSYSTEM_EXISTS } from '../ecosystem/ecosystem.service';
 import { ParameterEntity } from '../params/entities/parameter.entity';
 import { NotifyService } from '../notify/notify.service';
 import { KeyRegistration } from '../tx/key-registration';
@@ -26,7 +27,6 @@ const MAX_SESSION_LIFETIME = 10 * 365 * 24 * 3600;
 // Auth owns no table: a login reads the key (accounts/), its ecosystem and roles (ecosystem/) and the
 // ecosystem's parameters (params/), each through its owner's entity.
 const KEYS = new EntityTable(KeyEntity);
-const ECOSYSTEMS = new EntityTable(EcosystemEntity);
 const PARAMETERS = new EntityTable(ParameterEntity);
 const PARTICIPANTS = new EntityTable(RoleParticipantEntity);
 const KEY = KEYS.select('pub', 'deleted', 'account');
@@ -86,11 +86,7 @@ export class AuthService {
     const expire = this.lifetime(input.expire);
     const suppliedKey = this.suppliedPublicKey(input.publicKey);
     const wallet = this.walletOf(input.keyId, suppliedKey);
-    const ecosystemExists = await this.db.one(
-      `SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`,
-      [ecosystem.toString()],
-    );
-    if (!ecosystemExists) {
+    if (!(await this.db.one(ECOSYSTEM_EXISTS, [ecosystem.toString()]))) {
       throw new ApiError('E_ECOSYSTEM', ecosystem);
     }
     const row = await this.db.one<RowOf<typeof KEY>>(KEY_BY_ID, [wallet.toString(), ecosystem.toString()]);

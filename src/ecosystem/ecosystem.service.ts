@@ -25,6 +25,8 @@ const KEYS = new EntityTable(KeyEntity);
 const PARAMETERS = new EntityTable(ParameterEntity);
 const PARTICIPANTS = new EntityTable(RoleParticipantEntity);
 const PARAMETER_VALUE = PARAMETERS.select('value');
+/** A row when the ecosystem $1 exists: the check behind E_ECOSYSTEM, here, at login and in table names. */
+export const ECOSYSTEM_EXISTS = `SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`;
 const ROLE = PARTICIPANTS.select('role');
 /** A key's registrations with their ecosystems' names and digits (k: the key's row, e: its ecosystem's). */
 const KEY_IN_ECOSYSTEMS = `SELECT ${KEYS.column('ecosystem', 'k')}, ${KEYS.column('account', 'k')},
@@ -62,9 +64,7 @@ export class EcosystemService {
    */
   async resolve(requested: bigint | undefined, callerEcosystem: bigint): Promise<bigint> {
     if (requested === undefined || requested <= 0n) return callerEcosystem;
-    const row = await this.db.one(`SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`, [
-      requested.toString(),
-    ]);
+    const row = await this.db.one(ECOSYSTEM_EXISTS, [requested.toString()]);
     if (!row) throw new ApiError('E_ECOSYSTEM', requested);
     return requested;
   }

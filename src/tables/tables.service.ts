@@ -10,7 +10,7 @@ import { EntityTable, type RowOf } from '../database/entity-table';
 import { RollbackTxEntity } from '../blocks/entities/rollback-tx.entity';
 import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
 import { TableEntity } from './entities/table.entity';
-import { EcosystemEntity } from '../ecosystem/entities';
+import { ECOSYSTEM_EXISTS } from '../ecosystem/ecosystem.service';
 import type { Cell, FindRowsQuery, FoundRows, HistoryRows } from '../template/types';
 import type { Value } from '../vm';
 import {
@@ -126,8 +126,6 @@ const TABLES = new EntityTable(TableEntity);
 const ECOSYSTEM_TABLES = `${TABLES.name} WHERE ${TABLES.column('ecosystem')} = $1`;
 const TABLE_INFO = TABLES.select('name', 'permissions', 'columns', 'conditions', 'appId');
 const JOURNAL = new EntityTable(RollbackTxEntity);
-const ECOSYSTEMS = new EntityTable(EcosystemEntity);
-const ECOSYSTEM_EXISTS = `SELECT 1 FROM ${ECOSYSTEMS.name} WHERE ${ECOSYSTEMS.column('id')} = $1`;
 const PLATFORM = new EntityTable(PlatformParameterEntity);
 const PRIVATE_BLOCKCHAIN = `SELECT ${PLATFORM.select('value')} FROM ${PLATFORM.name}
   WHERE ${PLATFORM.column('name')} = 'private_blockchain'`;
