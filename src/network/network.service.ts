@@ -85,9 +85,9 @@ export interface PeerView {
  * the consensus core (through Finality). It carries out what the core decides and needs peers for: looking
  * at once for a block the core heard of and lacks, taking the chain the fork choice picks (its own blocks
  * above the last common one taken back, never below the final block, their transactions queued again),
- * and banning. A peer that sent a bad block is banned for
- * `local_node_ban_time`. The node that made the genesis lists the peers it is configured with in
- * `honor_nodes` by a transaction, one at a time, once they answer.
+ * and banning. A peer that sent a bad block is banned for `local_node_ban_time`. The node that made the
+ * genesis lists the peers it is configured with in `honor_nodes` by a transaction, one at a time, once
+ * they answer.
  */
 @Injectable()
 export class NetworkService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -308,10 +308,10 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
    * one database: only the one that makes blocks takes chains, as in the round.
    */
   private async fetchFor(action: Extract<NetworkAction, { kind: 'fetch' }>): Promise<void> {
+    if (!this.producer.isProducer) return this.finality.fetchFailed(action.hash);
     const first = this.holderOf(action.source, action.hash);
     const others = this.usablePeers().filter((peer) => peer !== first);
-    const asked = !this.producer.isProducer ? [] : first ? [first, ...others] : others;
-    for (const peer of asked) {
+    for (const peer of first ? [first, ...others] : others) {
       await this.learnChainOf(peer, MAX_HASHES_PER_REQUEST);
       if (this.finality.knows(action.hash)) return;
     }
