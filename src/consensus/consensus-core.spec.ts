@@ -130,6 +130,26 @@ describe('ConsensusCore', () => {
     next.applied(block(GENESIS, 'a', 2, 2));
     expect(next.mayProduce(3_010)).toMatchObject({ slot: 3, parent: { hash: 'a' } });
   });
+  it('counts a chain it cannot place as a sign of being behind, unless it rests on a block no peer served', () => {
+    // Node 3 leads slot 3. Node 1 announced blocks 2 to 4 of slot 1 on a block 1 it has not served.
+    const node = core(3);
+    const w1 = block(GENESIS, 'w1', 1);
+    const w2 = block(w1, 'w2', 1);
+    const w3 = block(w2, 'w3', 1);
+    expect(node.learned([w2, w3], 1)).toContainEqual({ kind: 'fetch', hash: 'w1', source: 1 });
+    // Still being fetched: this node may be three blocks behind, and makes none.
+    expect(node.mayProduce(3_300)).toBeUndefined();
+    // No peer served it: the announcements on it are no sign of the others' progress.
+    node.unavailable('w1');
+    node.learned([block(w3, 'w4', 1)], 1);
+    expect(node.mayProduce(3_300)).toMatchObject({ slot: 3, parent: GENESIS });
+    // Served after all: the chain is placed, and the fork choice follows it instead.
+    expect(node.learned([w1], 1)).toContainEqual(
+      expect.objectContaining({ kind: 'switch', commonHeight: 0 }),
+    );
+    expect(node.mayProduce(3_300)).toBeUndefined();
+  });
+
   it('bans whoever sent a refused block, its producer too when it signed it, and never takes it again', () => {
     const node = core(0);
     const a = block(GENESIS, 'a', 1);

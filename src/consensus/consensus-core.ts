@@ -111,6 +111,9 @@ export interface Refusal {
  */
 export const PREVIOUS_BLOCK_GRACE_SHARE = 0.25;
 
+/** How many blocks no peer served the core remembers ({@link ConsensusCore.unavailable}). */
+const UNOBTAINABLE_KEPT = 256;
+
 /** More than half. */
 export function quorumOf(voters: number): number {
   return Math.floor(voters / 2) + 1;
@@ -228,6 +231,13 @@ export class ConsensusCore {
   private readonly heardFrom = new Map<Hash, number>();
   private readonly requested = new Set<Hash>();
   /**
+   * Blocks that no peer served when asked ({@link unavailable}), until one is learned: a chain resting on
+   * one is still asked for when named again, but is no sign that this node is behind. A producer that
+   * announces blocks and serves none would otherwise keep every leader from its slot by announcing more.
+   * Bounded: the oldest entries go first.
+   */
+  private readonly unobtainable = new Set<Hash>();
+  /**
    * This node's own votes for blocks that conflict with a final block: they can never win (two
    * conflicting witnesses would need a broken voting rule before), so they hold no lock. Without this a
    * node that voted along a branch that lost to a final block could never vote again.
@@ -315,6 +325,7 @@ export class ConsensusCore {
       }
       // Asked for and now here: a later need of it (after it is forgotten as unavailable) asks again.
       this.requested.delete(header.hash);
+      this.unobtainable.delete(header.hash);
     }
     const first = headers.find((header) => header.height > this.finalHeader.height);
     if (first && !this.headers.has(first.parent) && first.height - 1 > this.finalHeader.height) {
@@ -351,6 +362,10 @@ export class ConsensusCore {
    */
   unavailable(hash: Hash): ConsensusAction[] {
     this.forget(hash);
+    this.unobtainable.add(hash);
+    if (this.unobtainable.size > UNOBTAINABLE_KEPT) {
+      this.unobtainable.delete(this.unobtainable.values().next().value as Hash);
+    }
     return this.decide();
   }
 
@@ -805,7 +820,8 @@ export class ConsensusCore {
   /**
    * The height of the highest chain this node knows of but cannot place yet (its ancestry is still being
    * fetched): a sign that this node is behind. Chains that reach the final block were weighed by the fork
-   * choice already, and chains beside the final block are dead: neither keeps a leader from its slot.
+   * choice already, chains beside the final block are dead, and chains on a block no peer served are no
+   * sign of the others' progress: none of them keeps a leader from its slot.
    */
   private highestKnown(): number {
     let highest = this.tip.height;
@@ -817,7 +833,7 @@ export class ConsensusCore {
         lowest = parent;
         parent = this.headers.get(lowest.parent);
       }
-      if (lowest.height > final.height + 1) highest = header.height;
+      if (lowest.height > final.height + 1 && !this.unobtainable.has(lowest.parent)) highest = header.height;
     }
     return highest;
   }
