@@ -16,6 +16,11 @@ const USAGE = `usage: npm run sim -- [options]
   --tx-per-slot N    client transactions offered per slot (default 20)
   --propagation P    direct (default: each node sends to every other) or gossip (a mesh that passes on)
   --mesh-degree N    gossip: mesh peers a node (default 8)
+  --votes R          all (default: each voter to every node) or collectors (vote aggregation: to the
+                     next leaders, which pass the votes on in batches)
+  --collectors N     collectors: leaders a vote goes to (default 2)
+  --relay-ms N       collectors: how long a collector gathers before it passes a batch on (default 100)
+  --status-peers N   the status round to N random peers (default 0: to every node)
   --json             print the whole summary as JSON before the last line
   --help             this text
 fault kinds:
@@ -59,6 +64,10 @@ function main(): void {
   let txPerSlot = 20;
   let propagation: 'direct' | 'gossip' = 'direct';
   let meshDegree = 8;
+  let voteRouting: 'all' | 'collectors' = 'all';
+  let collectors = 2;
+  let relayMs = 100;
+  let statusPeers = 0;
   let json = false;
   for (let i = 0; i < args.length; i++) {
     const option = args[i];
@@ -93,6 +102,19 @@ function main(): void {
         meshDegree = integer(option, args[++i]);
         if (meshDegree < 2) fail('--mesh-degree needs at least 2');
         break;
+      case '--votes':
+        voteRouting = oneOf(option, args[++i], ['all', 'collectors']);
+        break;
+      case '--collectors':
+        collectors = integer(option, args[++i]);
+        if (collectors < 1) fail('--collectors needs at least 1');
+        break;
+      case '--relay-ms':
+        relayMs = integer(option, args[++i]);
+        break;
+      case '--status-peers':
+        statusPeers = integer(option, args[++i]);
+        break;
       case '--json':
         json = true;
         break;
@@ -101,7 +123,20 @@ function main(): void {
     }
   }
   const started = Date.now();
-  const summary = simulate({ nodes, seed, slots, faults, forkChoice, txPerSlot, propagation, meshDegree });
+  const summary = simulate({
+    nodes,
+    seed,
+    slots,
+    faults,
+    forkChoice,
+    txPerSlot,
+    propagation,
+    meshDegree,
+    voteRouting,
+    collectors,
+    relayMs,
+    statusPeers,
+  });
   if (json) console.log(JSON.stringify(summary, null, 2));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(

@@ -5,6 +5,7 @@ import {
   ConsensusCore,
   headerProblemIn,
   type Vote,
+  voteCollectors,
 } from './consensus-core';
 
 const GENESIS: BlockHeader = { height: 0, hash: 'g', parent: '', slot: -1, producer: 0 };
@@ -148,6 +149,14 @@ describe('ConsensusCore', () => {
       expect.objectContaining({ kind: 'switch', commonHeight: 0 }),
     );
     expect(node.mayProduce(3_300)).toBeUndefined();
+  });
+
+  it("names a block's vote collectors: the leaders of the slots after it, each once", () => {
+    expect(voteCollectors(3, 5, 2)).toEqual([4, 0]);
+    expect(voteCollectors(4, 5, 3)).toEqual([0, 1, 2]);
+    // Never more than the voters, and a lone voter collects its own votes.
+    expect(voteCollectors(0, 2, 3)).toEqual([1, 0]);
+    expect(voteCollectors(7, 1, 2)).toEqual([0]);
   });
 
   it('bans whoever sent a refused block, its producer too when it signed it, and never takes it again', () => {

@@ -127,6 +127,21 @@ export function leaderOfSlot(slot: number, voters: number): number {
   return ((slot % voters) + voters) % voters;
 }
 
+/**
+ * Vote aggregation's collectors: the voters that gather the votes for a block of `slot` and pass them on to
+ * everyone, instead of every voter sending its vote to every other (N² messages a block). They are the
+ * leaders of the `count` slots that follow, who need those votes first to pick the chain they build on;
+ * more than one, so that one crashed or faulty collector loses no vote.
+ */
+export function voteCollectors(slot: number, voters: number, count: number): number[] {
+  const collectors: number[] = [];
+  for (let next = slot + 1; collectors.length < Math.min(count, voters); next++) {
+    const leader = leaderOfSlot(next, voters);
+    if (!collectors.includes(leader)) collectors.push(leader);
+  }
+  return collectors;
+}
+
 /** What a header is judged against ({@link headerProblemIn}). */
 export interface HeaderContext {
   /** The voters and the slots of the header's time. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { FAULT_KINDS, type FaultKind, type SimulationSummary, simulate } from './simulator';
+import {
+  FAULT_KINDS,
+  type FaultKind,
+  type SimulationOptions,
+  type SimulationSummary,
+  simulate,
+} from './simulator';
 
 const ALL = [...FAULT_KINDS];
 const WITHOUT_SILENT = FAULT_KINDS.filter((kind) => kind !== 'silent');
@@ -23,6 +29,29 @@ function sweep(
   const runs: SimulationSummary[] = [];
   for (let seed = from; seed < from + seeds; seed++) runs.push(simulate({ nodes, seed, slots, faults }));
   return runs;
+}
+
+/**
+ * A way of spreading things tried at every size the suite covers: `small` runs each at 4 and 7 nodes and
+ * `large` at 21 (fewer slots), seeds from `firstSeed`, under every fault unless `faults` says otherwise.
+ */
+function acrossSizes(
+  firstSeed: number,
+  counts: { small: number; large: number },
+  options: Partial<SimulationOptions>,
+  faults: (index: number) => FaultKind[] = () => ALL,
+): SimulationSummary[] {
+  return [4, 7, 21].flatMap((nodes) =>
+    Array.from({ length: nodes > 10 ? counts.large : counts.small }, (_, index) =>
+      simulate({
+        ...options,
+        nodes,
+        seed: firstSeed + index,
+        slots: nodes > 10 ? 80 : 150,
+        faults: faults(index),
+      }),
+    ),
+  );
 }
 
 describe('consensus simulator', () => {
@@ -59,23 +88,32 @@ describe('consensus simulator', () => {
   });
 
   it('gossip (a mesh that passes on what it had not seen): every invariant under every fault', () => {
-    const runs = [4, 7, 21].flatMap((nodes) =>
-      Array.from({ length: nodes > 10 ? 3 : 6 }, (_, index) =>
-        simulate({
-          nodes,
-          seed: 300 + index,
-          slots: nodes > 10 ? 80 : 150,
-          faults: ALL,
-          propagation: 'gossip',
-        }),
-      ),
-    );
+    const runs = acrossSizes(300, { small: 6, large: 3 }, { propagation: 'gossip' });
     expect(failures(runs)).toEqual([]);
     // Every node passes a block on to its mesh: more copies in all than a producer sending to everyone.
     const direct = simulate({ nodes: 21, seed: 1, slots: 40, faults: [] });
     const gossip = simulate({ nodes: 21, seed: 1, slots: 40, faults: [], propagation: 'gossip' });
     expect(gossip.messages.byKind.block).toBeGreaterThan(direct.messages.byKind.block);
     expect(gossip.finalHeight).toBeGreaterThan(0);
+  });
+
+  it('vote aggregation (votes to collectors, status to a few peers): every invariant under every fault', () => {
+    const runs = acrossSizes(
+      400,
+      { small: 12, large: 4 },
+      { voteRouting: 'collectors', statusPeers: 4 },
+      (index) => (index % 2 === 0 ? ALL : WITHOUT_SILENT),
+    );
+    expect(failures(runs)).toEqual([]);
+    // Votes go to two collectors, which pass them on in batches: fewer messages than every voter to every
+    // node, and blocks made final all the same.
+    const all = simulate({ nodes: 21, seed: 1, slots: 40, faults: [] });
+    const collected = simulate({ nodes: 21, seed: 1, slots: 40, faults: [], voteRouting: 'collectors' });
+    expect(collected.messages.byKind.collect).toBeGreaterThan(0);
+    expect(collected.messages.byKind.votes + collected.messages.byKind.collect).toBeLessThan(
+      all.messages.byKind.votes / 2,
+    );
+    expect(collected.finalHeight).toBeGreaterThan(all.finalHeight * 0.9);
   });
 
   // Seeds that broke the core before its fixes (see the commit that added the simulator): they stay.
@@ -92,6 +130,9 @@ describe('consensus simulator', () => {
     { nodes: 7, seed: 2000, slots: 150, faults: ALL },
     // chains on top of an invalid block counted as "behind" and stopped every leader
     { nodes: 7, seed: 79, slots: 150, faults: WITHOUT_SILENT },
+    // with vote aggregation: a withholder's announced blocks, on blocks it never served, counted as
+    // "behind" and kept every honest leader from its slot
+    { nodes: 4, seed: 5059, slots: 150, faults: ALL, voteRouting: 'collectors' as const },
   ])('regression: $nodes nodes, seed $seed', (options) => {
     expect(failures([simulate(options)])).toEqual([]);
   });

@@ -14,6 +14,7 @@ import {
   type Hash,
   type Vote,
   leaderOfSlot,
+  voteCollectors,
 } from './consensus-core';
 
 // ------------------------------------------------------------------------------------------- options
@@ -84,6 +85,17 @@ export interface SimulationOptions {
    */
   propagation?: 'direct' | 'gossip';
   meshDegree?: number;
+  /**
+   * Where a vote goes: to every other node (`all`, as the node does today), or to the `collectors` leaders
+   * after its block's slot (`collectors`: vote aggregation), each of which passes on every vote it gathered,
+   * batched every `relayMs`: about N·collectors + collectors·(N − 1) messages a batch instead of N(N − 1)
+   * a block, for one more hop.
+   */
+  voteRouting?: 'all' | 'collectors';
+  collectors?: number;
+  relayMs?: number;
+  /** The status round goes to this many peers picked at random each time (0: to every other node). */
+  statusPeers?: number;
 }
 
 type Settings = Required<Omit<SimulationOptions, 'faults' | 'unlockedVoting' | 'forkChoice'>> & {
@@ -119,6 +131,10 @@ function settle(options: SimulationOptions): Settings {
     resendEverySlots: options.resendEverySlots ?? 1,
     propagation: options.propagation ?? 'direct',
     meshDegree: options.meshDegree ?? 8,
+    voteRouting: options.voteRouting ?? 'all',
+    collectors: options.collectors ?? 2,
+    relayMs: options.relayMs ?? 100,
+    statusPeers: options.statusPeers ?? 0,
   };
 }
 
@@ -278,6 +294,8 @@ type Message =
   | { kind: 'block'; block: SimBlock }
   | { kind: 'header'; header: BlockHeader }
   | { kind: 'votes'; votes: Vote[] }
+  /** Votes sent to a collector, which passes them on ({@link SimulationOptions.voteRouting}). */
+  | { kind: 'collect'; votes: Vote[] }
   | { kind: 'status'; tip: BlockHeader; final: BlockHeader; votes: Vote[] }
   | { kind: 'fetch'; hash: Hash; knownHeight: number }
   | { kind: 'fetched'; hash: Hash; block?: SimBlock; ancestors: BlockHeader[] }
@@ -324,6 +342,10 @@ class SimNode {
   catchUpTarget = 0;
   /** Gossip: what this node has already received or sent (ids of blocks, headers, votes, transactions). */
   readonly seen = new Set<string>();
+  /** As a collector: votes gathered and not yet passed on (lost in a crash). */
+  relayPending: Vote[] = [];
+  /** As a collector: the voters whose vote it passed on, by height (heights below its final block dropped). */
+  readonly relayed = new Map<number, Set<number>>();
 
   constructor(
     readonly id: number,
@@ -529,7 +551,7 @@ class World {
    * had not seen go on as votes. Returns the part to deliver here, or undefined when nothing is new.
    */
   private passOn(node: SimNode, from: number, message: Message): Message | undefined {
-    if (message.kind === 'fetch' || message.kind === 'fetched') return message;
+    if (message.kind === 'fetch' || message.kind === 'fetched' || message.kind === 'collect') return message;
     if (message.kind === 'status') {
       const votes = this.unseen(node, { kind: 'votes', votes: message.votes });
       if (votes) for (const to of this.mesh[node.id]) if (to !== from) this.send(node, to, votes);
@@ -554,6 +576,10 @@ class World {
       case 'votes':
         this.carry(node, node.core.received(message.votes, from));
         break;
+      case 'collect':
+        this.carry(node, node.core.received(message.votes, from));
+        this.gather(node, message.votes);
+        break;
       case 'status':
         this.carry(node, node.core.received(message.votes, from));
         this.receiveHeaders(node, [message.final], from);
@@ -571,6 +597,48 @@ class World {
     }
   }
 
+  // ------------------------------------------------------------------------------ vote aggregation
+
+  /** A vote goes to its block's collectors (a collector gathers its own directly). */
+  sendToCollectors(node: SimNode, vote: Vote): void {
+    // From the block itself: the core may have let the header go already (the vote made it final).
+    const slot = this.blocks.get(vote.hash)!.header.slot;
+    for (const collector of voteCollectors(slot, this.settings.nodes, this.settings.collectors)) {
+      if (collector === node.id) this.gather(node, [vote]);
+      else this.send(node, collector, { kind: 'collect', votes: [vote] });
+    }
+  }
+
+  /**
+   * A collector takes votes to pass on: each voter's vote at a height once, above its final block, in one
+   * batch every `relayMs` (a leader's back-to-back blocks and the votes that trickle in over the WAN share
+   * one message to each peer). A silent node passes on nothing, as it votes for nothing.
+   */
+  gather(node: SimNode, votes: readonly Vote[]): void {
+    if (node.role === 'silent') return;
+    const core = node.core;
+    const startsBatch = node.relayPending.length === 0;
+    for (const vote of votes) {
+      if (vote.height < core.final.height) continue;
+      let voters = node.relayed.get(vote.height);
+      if (!voters) node.relayed.set(vote.height, (voters = new Set()));
+      if (voters.has(vote.voter)) continue;
+      voters.add(vote.voter);
+      node.relayPending.push(vote);
+    }
+    if (startsBatch && node.relayPending.length > 0)
+      this.timer(node, this.settings.relayMs, () => this.relay(node));
+  }
+
+  relay(node: SimNode): void {
+    if (node.relayPending.length === 0) return;
+    const batch = node.relayPending;
+    node.relayPending = [];
+    const final = node.core.final.height;
+    for (const height of node.relayed.keys()) if (height < final) node.relayed.delete(height);
+    this.broadcast(node, { kind: 'votes', votes: batch });
+  }
+
   // -------------------------------------------------------------------------------------- driver
 
   localNow(node: SimNode): number {
@@ -583,7 +651,9 @@ class World {
         case 'vote':
           if (node.role === 'silent') break;
           node.ownVotes.push(action.vote);
-          this.broadcast(node, { kind: 'votes', votes: [action.vote] });
+          if (this.settings.voteRouting === 'all')
+            this.broadcast(node, { kind: 'votes', votes: [action.vote] });
+          else this.sendToCollectors(node, action.vote);
           break;
         case 'final':
           this.becameFinal(node, action.header);
@@ -944,7 +1014,12 @@ class World {
       .filter((vote) => vote.height <= final.height + RESEND_HEIGHTS)
       .filter((vote) => vote.voter !== node.id || node.role !== 'silent');
     // A withholder's tip is its own unserved block: it announces it again and again.
-    this.broadcast(node, { kind: 'status', tip: core.tip, final, votes });
+    const status: Message = { kind: 'status', tip: core.tip, final, votes };
+    const { statusPeers, nodes } = this.settings;
+    if (statusPeers > 0 && statusPeers < nodes - 1) {
+      const others = this.nodes.filter((peer) => peer !== node).map((peer) => peer.id);
+      for (const to of this.shuffled(others).slice(0, statusPeers)) this.send(node, to, status);
+    } else this.broadcast(node, status);
     // Client transactions still waiting long after they were passed on (a partition may have kept them
     // from some peers) are passed on again, so that no single leader's turn is their only way in.
     const stale = this.now - 2 * this.settings.nodes * this.settings.slotMs;
@@ -1103,6 +1178,8 @@ class World {
     node.banned.clear();
     node.unavailableUntil.clear();
     node.retries.clear();
+    node.relayPending = [];
+    node.relayed.clear();
     const floor = this.finalOnChainHeight(node);
     const final = this.blocks.get(node.chain[floor])!.header;
     node.knownFinal = final;
