@@ -52,6 +52,19 @@ export class PlatformParametersService {
     const value = ((await this.get(name, sql)) ?? '').trim().toLowerCase();
     return value === 'true' || value === '1';
   }
+
+  /**
+   * Whether `private_blockchain` is set: any value but `""`, `0` and `false` (rest-api.md §8.1), which is
+   * wider than {@link isTrue}. It switches read permissions on and is `private` in `GET /network`.
+   */
+  async isPrivateChain(sql: Sql = this.db): Promise<boolean> {
+    return marksPrivateChain(await this.get('private_blockchain', sql));
+  }
+}
+
+/** `private_blockchain`'s value read as rest-api.md §8.1 says: set unless `""`, `0` or `false` (or absent). */
+export function marksPrivateChain(value: string | undefined): boolean {
+  return !['', '0', 'false'].includes((value ?? '').trim().toLowerCase());
 }
 
 /** The `honor_nodes` parameter's text as a list; an unreadable value means no list, as the reference treats it. */

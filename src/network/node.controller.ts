@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
 import { Finality } from '../chain/finality.service';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { BlockProducer } from '../producer/block-producer.service';
 import { ApiError } from '../common/api-error';
 import { dtoFailures, type DtoClass } from '../common/dto/dto-fields';
@@ -15,7 +16,6 @@ import { publicKeyHex04 } from '../crypto';
 import { asBuffer, DatabaseService } from '../database/database.service';
 import { EntityTable, type RowOf } from '../database/entity-table';
 import { BlockEntity } from '../blocks/entities/block.entity';
-import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
 import {
   BlockAnnouncementBody,
   BlockRangeQuery,
@@ -38,9 +38,6 @@ const CHAIN_ENTRY = BLOCKS.select('id', 'hash', 'time', 'nodePosition');
 /** The chain's entries from $1 up to (not including) $2. */
 const CHAIN_ENTRIES = `SELECT ${CHAIN_ENTRY} FROM ${BLOCKS.name}
   WHERE ${BLOCKS.column('id')} >= $1 AND ${BLOCKS.column('id')} < $2 ORDER BY ${BLOCKS.column('id')}`;
-const PLATFORM = new EntityTable(PlatformParameterEntity);
-const HONOR_NODES = `SELECT ${PLATFORM.select('value')} FROM ${PLATFORM.name}
-  WHERE ${PLATFORM.column('name')} = 'honor_nodes'`;
 
 /**
  * The node-to-node routes (`/node/v1/…`), served to the other honor nodes and left out of the public API
@@ -58,6 +55,7 @@ export class NodeController {
     private readonly producer: BlockProducer,
     private readonly network: NetworkService,
     private readonly finality: Finality,
+    private readonly parameters: PlatformParametersService,
   ) {}
 
   /** Block 1 and the addresses its node listed itself with: what a new node of the network starts from. */
@@ -65,13 +63,12 @@ export class NodeController {
   async genesis(@Res() res: Response) {
     const row = await this.db.one<Pick<BlockEntity, 'data'>>(BLOCK_BYTES, [1]);
     if (!row) throw new ApiError('E_NOTFOUND');
-    const listed = await this.db.one<Pick<PlatformParameterEntity, 'value'>>(HONOR_NODES);
     // The addresses as genesis wrote them: the first entry, whatever was appended since.
-    const first = (JSON.parse(listed?.value ?? '[]') as { api_address?: string; tcp_address?: string }[])[0];
+    const [first] = await this.parameters.honorNodes();
     sendJson(res, 200, {
       block: asBuffer(row.data).toString('base64'),
-      api_address: first?.api_address ?? this.config.apiAddress,
-      tcp_address: first?.tcp_address ?? this.config.tcpAddress,
+      api_address: first?.api_address || this.config.apiAddress,
+      tcp_address: first?.tcp_address || this.config.tcpAddress,
     });
   }
 

@@ -30,7 +30,7 @@ export class SystemService {
       network_id: this.config.networkId.toString(),
       centrifugo_url: this.notify.publicUrl,
       test: await this.parameters.isTrue('test'),
-      private: await this.parameters.isTrue('private_blockchain'),
+      private: await this.parameters.isPrivateChain(),
       honor_nodes: await this.parameters.honorNodes(),
     };
   }

@@ -8,7 +8,7 @@ import { ContractsService } from '../contracts/contracts.service';
 import { DatabaseService } from '../database/database.service';
 import { EntityTable, type RowOf } from '../database/entity-table';
 import { RollbackTxEntity } from '../blocks/entities/rollback-tx.entity';
-import { PlatformParameterEntity } from '../params/entities/platform-parameter.entity';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
 import { TableEntity } from './entities/table.entity';
 import { ECOSYSTEM_EXISTS } from '../ecosystem/ecosystem.service';
 import type { Cell, FindRowsQuery, FoundRows, HistoryRows } from '../template/types';
@@ -126,9 +126,6 @@ const TABLES = new EntityTable(TableEntity);
 const ECOSYSTEM_TABLES = `${TABLES.name} WHERE ${TABLES.column('ecosystem')} = $1`;
 const TABLE_INFO = TABLES.select('name', 'permissions', 'columns', 'conditions', 'appId');
 const JOURNAL = new EntityTable(RollbackTxEntity);
-const PLATFORM = new EntityTable(PlatformParameterEntity);
-const PRIVATE_BLOCKCHAIN = `SELECT ${PLATFORM.select('value')} FROM ${PLATFORM.name}
-  WHERE ${PLATFORM.column('name')} = 'private_blockchain'`;
 
 @Injectable()
 export class TablesService {
@@ -146,6 +143,7 @@ export class TablesService {
   constructor(
     private readonly db: DatabaseService,
     private readonly contracts: ContractsService,
+    private readonly parameters: PlatformParametersService,
     events: ChainEvents,
   ) {
     this.columnsMemo = new ChainMemo(events);
@@ -172,9 +170,7 @@ export class TablesService {
    * contract changes it: it is read once.
    */
   private isPrivateChain(): Promise<boolean> {
-    this.privateChain ??= this.db
-      .one<Pick<PlatformParameterEntity, 'value'>>(PRIVATE_BLOCKCHAIN)
-      .then((row) => !['', '0', 'false'].includes((row?.value ?? '').trim().toLowerCase()));
+    this.privateChain ??= this.parameters.isPrivateChain();
     return this.privateChain;
   }
 
