@@ -22,12 +22,8 @@ const NAMED_VALUE = PARAMETERS.select('name', 'value');
 export class PlatformParametersService {
   constructor(private readonly db: DatabaseService) {}
 
-  async get(name: string, sql: Sql = this.db): Promise<string | undefined> {
-    const row = await sql.one<RowOf<typeof VALUE>>(
-      `SELECT ${VALUE} FROM ${PARAMETERS.name} WHERE ${NAME} = $1`,
-      [name],
-    );
-    return row?.value;
+  get(name: string, sql: Sql = this.db): Promise<string | undefined> {
+    return platformParameter(sql, name);
   }
 
   async all(sql: Sql = this.db): Promise<RowOf<typeof ENTRY>[]> {
@@ -60,6 +56,18 @@ export class PlatformParametersService {
   async isPrivateChain(sql: Sql = this.db): Promise<boolean> {
     return marksPrivateChain(await this.get('private_blockchain', sql));
   }
+}
+
+/**
+ * One platform parameter's value, or undefined when there is none: for the service and for the contract
+ * host, which reads inside the block being run (its `sql`), where no service is at hand.
+ */
+export async function platformParameter(sql: Sql, name: string): Promise<string | undefined> {
+  const row = await sql.one<RowOf<typeof VALUE>>(
+    `SELECT ${VALUE} FROM ${PARAMETERS.name} WHERE ${NAME} = $1`,
+    [name],
+  );
+  return row?.value;
 }
 
 /** `private_blockchain`'s value read as rest-api.md §8.1 says: set unless `""`, `0` or `false` (or absent). */

@@ -5,6 +5,7 @@ import {
   type BuiltinDef,
   type Value,
 } from '../vm';
+import { platformParameter } from '../chain/platform-parameters.service';
 import { intArg, textArg } from './args';
 import { ecosystemOf, hostOf } from './state';
 
@@ -33,16 +34,12 @@ async function appParam(
   return row?.value ?? '';
 }
 
-async function platformParameter(ctx: BuiltinContext, name: Value): Promise<string> {
-  const row = await hostOf(ctx).sql.one<{ value: string }>(
-    'SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1',
-    [textArg(name, 'parameter name')],
-  );
-  return row?.value ?? '';
+async function platformParameterText(ctx: BuiltinContext, name: Value): Promise<string> {
+  return (await platformParameter(hostOf(ctx).sql, textArg(name, 'parameter name'))) ?? '';
 }
 
 async function sysParamInt(ctx: BuiltinContext, name: Value): Promise<Value> {
-  const value = (await platformParameter(ctx, name)).trim();
+  const value = (await platformParameterText(ctx, name)).trim();
   return /^-?\d+$/.test(value) ? BigInt(value) : 0n;
 }
 
@@ -89,7 +86,7 @@ function isObject(ctx: BuiltinContext, name: Value, ecosystem: Value): Value {
 export const PARAM_BUILTINS: BuiltinDef[] = [
   { name: 'EcosysParam', fn: ecosysParam, params: 1 },
   { name: 'AppParam', fn: appParam, params: [2, 3] },
-  { name: 'SysParamString', fn: platformParameter, params: 1 },
+  { name: 'SysParamString', fn: platformParameterText, params: 1 },
   { name: 'SysParamInt', fn: sysParamInt, params: 1 },
   { name: 'LangRes', fn: langRes, params: [1, 2] },
   { name: 'GetContractByName', fn: getContractByName, params: 1, async: false },

@@ -1,5 +1,6 @@
 import { panic, snakeCase, type BuiltinContext } from '../vm';
 import { allowed } from './permissions';
+import { platformParameter } from '../chain/platform-parameters.service';
 import { hostOf } from './state';
 
 /**
@@ -8,12 +9,8 @@ import { hostOf } from './state';
  */
 export async function requireExecAccess(ctx: BuiltinContext, builtin: string): Promise<void> {
   const name = `access_exec_${snakeCase(builtin)}`;
-  const row = await hostOf(ctx).sql.one<{ value: string }>(
-    'SELECT "value" FROM "1_platform_parameters" WHERE "name" = $1',
-    [name],
-  );
   // The reference's text, with an empty condition when the parameter is missing.
-  const condition = row?.value.trim() ?? '';
+  const condition = (await platformParameter(hostOf(ctx).sql, name))?.trim() ?? '';
   if (!condition || !(await allowed(ctx, condition))) {
     throw panic(`${builtin} can only be called with condition: ${condition}`);
   }

@@ -5,6 +5,7 @@ import { rowKeyOf } from './journal';
 import { requireExecAccess } from './privileged';
 import { ecosystemOf, hostOf } from './state';
 import { goJsonStringify } from '../common/go-json';
+import { platformParameter } from '../chain/platform-parameters.service';
 import { FIRST_ECOSYSTEM_TABLES, SHARED_TABLES } from '../table-access/catalog';
 
 /** Column types a table may have, and the PostgreSQL column each becomes. */
@@ -159,10 +160,8 @@ interface ColumnSpec {
 }
 
 async function maxColumns(ctx: BuiltinContext): Promise<number> {
-  const row = await hostOf(ctx).sql.one<{ value: string }>(
-    `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'max_columns'`,
-  );
-  return /^\d+$/.test(row?.value ?? '') ? Number(row!.value) : 50;
+  const value = (await platformParameter(hostOf(ctx).sql, 'max_columns')) ?? '';
+  return /^\d+$/.test(value) ? Number(value) : 50;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { basename } from 'node:path';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { StartupFailure } from '../common/startup-failure';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { publicKeyHex04, utf8 } from '../crypto';
 import { DatabaseService, type Sql } from '../database/database.service';
@@ -10,7 +12,7 @@ import {
 } from '../chain/codec';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { NodeIdentity } from '../chain/node-identity.service';
-import { parseHonorNodes } from '../chain/platform-parameters.service';
+import { PlatformParametersService } from '../chain/platform-parameters.service';
 import type { NodeKeys } from '../chain/node-keys';
 import type { SeedRow } from '../chain/seed/ecosystem-seed';
 import { SYSTEM_CONTRACTS } from './system-contracts';
@@ -42,6 +44,7 @@ export class GenesisService implements OnModuleInit {
     private readonly db: DatabaseService,
     private readonly crypto: NodeCrypto,
     private readonly identity: NodeIdentity,
+    private readonly parameters: PlatformParametersService,
   ) {}
 
   private ready?: Promise<void>;
@@ -169,16 +172,15 @@ export class GenesisService implements OnModuleInit {
    */
   private async checkNodeKey(): Promise<void> {
     if (this.config.network.peers.length > 0) return;
-    const row = await this.db.one<{ value: string }>(
-      `SELECT "value" FROM "1_platform_parameters" WHERE "name" = 'honor_nodes'`,
-    );
     const ours = publicKeyHex04(this.identity.keys.node.publicKey);
-    const listed = parseHonorNodes(row?.value ?? '').map((node) => node.public_key.toLowerCase());
+    const listed = (await this.parameters.honorNodes()).map((node) => node.public_key.toLowerCase());
     const bare = ours.slice(2);
     if (!listed.some((key) => key === ours || key === bare)) {
-      throw new Error(
-        `the node key in ${this.identity.keys.node.file} is not an honor node of the chain in this database ` +
-          `(it lists ${listed.length ? listed.join(', ') : 'no keys'}); use the data directory the chain was made with`,
+      // A setting at fault, like the others a start can fail on: one line naming it, no stack.
+      throw new StartupFailure(
+        `DATA_DIR=${JSON.stringify(this.config.dataDir)}: its node key (${basename(this.identity.keys.node.file)}) ` +
+          `is not an honor node of the chain in the database (it lists ${listed.length ? listed.join(', ') : 'no keys'}); ` +
+          'use the data directory the chain was made with',
       );
     }
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentSchema } from '../../src/config';
 import { freePort, killChildNode, startChildNode, type ChildNode } from '../support/child-node';
-import { newDataDir } from '../support/node';
+import { createTestDatabase, newDataDir } from '../support/node';
 
 /**
  * What a person sees when the node is started: `--help` and `--version` without a start, one line naming
@@ -188,6 +188,30 @@ describe('a start that fails prints one line naming the setting and exits 1', ()
     expect(stderr).toMatch(/^HOST="no-such-host\.invalid": unknown host \((ENOTFOUND|EAI_AGAIN)\)\n$/);
     expect(warnings(stdout)).toEqual([]);
   });
+
+  it.skipIf(!serverUrl)(
+    "a data directory whose node key is not an honor node of the database's chain",
+    async () => {
+      const database = await createTestDatabase();
+      const otherDir = newDataDir();
+      try {
+        const maker = await startChildNode({ dataDir, databaseUrl: database.url, port: await freePort() });
+        await killChildNode(maker);
+        const { code, stdout, stderr } = await startNode({ DATA_DIR: otherDir, DATABASE_URL: database.url! });
+        expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+        expect(stderr).toMatch(
+          new RegExp(
+            `^DATA_DIR=${escapeRegExp(JSON.stringify(otherDir))}: its node key \\(node\\.key\\) is not an honor ` +
+              'node of the chain in the database \\(it lists 04[0-9a-f]{128}\\); use the data directory the chain ' +
+              'was made with\\n$',
+          ),
+        );
+      } finally {
+        rmSync(otherDir, { recursive: true, force: true });
+        await database.drop();
+      }
+    },
+  );
 
   it('a DATA_DIR that cannot be created (under /proc) fails instead of hanging', async () => {
     const { code, stdout, stderr } = await startNode({ DATA_DIR: '/proc/ibax-node-data' });
