@@ -16,6 +16,7 @@ import { EntityTable, type RowOf } from '../database/entity-table';
 import { BlockEntity } from '../blocks/entities/block.entity';
 import { BlockVoteEntity } from '../blocks/entities/block-vote.entity';
 import { FinalBlockEntity } from '../blocks/entities/final-block.entity';
+import { ConfirmationEntity } from '../tx/entities/confirmation.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ChainEvents } from './chain-events';
 import { ChainLock } from './chain-lock';
@@ -73,6 +74,41 @@ const FINAL_RECORD = FINAL.select('blockId', 'hash');
 const BLOCK_ONE = `FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = 1`;
 const SIGNED_VOTE = VOTES.select('blockId', 'voter', 'hash', 'signature');
 const VOTE = VOTES.select('blockId', 'voter', 'hash');
+const CONFIRMATIONS = new EntityTable(ConfirmationEntity);
+const FINAL_ID = FINAL.column('blockId');
+const VOTE_HEIGHT = VOTES.column('blockId');
+const RECORD_FINAL_AT = recordFinalStatement(false);
+const RECORD_FINAL_IF_HELD = `${recordFinalStatement(true)} RETURNING ${FINAL_ID}`;
+const FINAL_RECORDS_ABOVE = `DELETE FROM ${FINAL.name} WHERE ${FINAL_ID} > $1`;
+const FINAL_RECORDS_BELOW = `DELETE FROM ${FINAL.name} WHERE ${FINAL_ID} < $1`;
+const FINAL_HASH_CORRECTED = `UPDATE ${FINAL.name} SET ${FINAL.column('hash')} = $2 WHERE ${FINAL_ID} = $1`;
+const VOTES_ABOVE = `DELETE FROM ${VOTES.name} WHERE ${VOTE_HEIGHT} > $1`;
+const VOTES_BELOW = `DELETE FROM ${VOTES.name} WHERE ${VOTE_HEIGHT} < $1`;
+const STORE_VOTES = `INSERT INTO ${VOTES.name} (${VOTES.columnList('blockId', 'voter', 'hash', 'signature')})
+  SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[])
+  ON CONFLICT (${VOTES.columnList('blockId', 'voter')}) DO NOTHING`;
+const COUNT_CONFIRMATIONS = countConfirmationsStatement();
+
+/** Names the chain's block $1 in the final block's record (unless one names it); `whileHash`: if its hash is $2. */
+function recordFinalStatement(whileHash: boolean): string {
+  const hashCheck = whileHash ? ` AND ${BLOCKS.column('hash')} = $2` : '';
+  return `INSERT INTO ${FINAL.name} (${FINAL.columnList('blockId', 'hash')})
+  SELECT ${BLOCKS.columnList('id', 'hash')} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = $1${hashCheck}
+  ON CONFLICT (${FINAL_ID}) DO NOTHING`;
+}
+
+/** txinfo's confirmations of the blocks $1 counted from their votes, stamped $2. */
+function countConfirmationsStatement(): string {
+  const [good, bad, time] = (['good', 'bad', 'time'] as const).map((name) => CONFIRMATIONS.column(name));
+  const [voteHash, blockHash] = [VOTES.column('hash', 'v'), BLOCKS.column('hash', 'b')];
+  const [blockId, voteHeight] = [BLOCKS.column('id', 'b'), VOTES.column('blockId', 'v')];
+  return `INSERT INTO ${CONFIRMATIONS.name} (${CONFIRMATIONS.columnList('blockId', 'good', 'bad', 'time')})
+  SELECT ${blockId}, count(*) FILTER (WHERE ${voteHash} = ${blockHash}), count(*) FILTER (WHERE ${voteHash} <> ${blockHash}), $2
+    FROM ${VOTES.name} AS "v" JOIN ${BLOCKS.name} AS "b" ON ${blockId} = ${voteHeight}
+   WHERE ${voteHeight} = ANY($1::bigint[]) GROUP BY ${blockId}
+  ON CONFLICT (${CONFIRMATIONS.column('blockId')})
+  DO UPDATE SET ${good} = EXCLUDED.${good}, ${bad} = EXCLUDED.${bad}, ${time} = EXCLUDED.${time}`;
+}
 
 /**
  * The running node's side of the consensus core (src/consensus): it keeps the core in step with the chain
@@ -358,13 +394,9 @@ export class Finality implements OnApplicationBootstrap {
    * it go (the operator overrides them), so the core starts again from the chain as it is.
    */
   async forgetAbove(height: bigint, sql: Sql): Promise<void> {
-    await sql.query(`DELETE FROM "final_block" WHERE "block_id" > $1`, [height.toString()]);
-    await sql.query(`DELETE FROM "block_votes" WHERE "block_id" > $1`, [height.toString()]);
-    await sql.query(
-      `INSERT INTO "final_block" ("block_id", "hash") SELECT "id", "hash" FROM "block_chain" WHERE "id" = $1
-       ON CONFLICT ("block_id") DO NOTHING`,
-      [height.toString()],
-    );
+    await sql.query(FINAL_RECORDS_ABOVE, [height.toString()]);
+    await sql.query(VOTES_ABOVE, [height.toString()]);
+    await sql.query(RECORD_FINAL_AT, [height.toString()]);
     this.core = undefined;
     this.persistedFinal = height;
   }
@@ -440,10 +472,7 @@ export class Finality implements OnApplicationBootstrap {
       this.logger.error(
         `the record names final block ${final.id} with another hash than the chain's: it follows the chain (record ${final.hash.toString('hex')}, chain ${asBuffer(rows[0].hash).toString('hex')} at ${rows[0].id})`,
       );
-      await this.db.query(`UPDATE "final_block" SET "hash" = $2 WHERE "block_id" = $1`, [
-        final.id.toString(),
-        asBuffer(rows[0].hash),
-      ]);
+      await this.db.query(FINAL_HASH_CORRECTED, [final.id.toString(), asBuffer(rows[0].hash)]);
     }
     const headers: BlockHeader[] = [];
     for (let index = 0; index < rows.length; index++) {
@@ -570,17 +599,12 @@ export class Finality implements OnApplicationBootstrap {
   }
 
   private async storeVotes(rows: readonly { id: string; voter: Buffer; hash: Buffer; signature: Buffer }[]) {
-    await this.db.query(
-      `INSERT INTO "block_votes" ("block_id", "voter", "hash", "signature")
-       SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[], $4::bytea[])
-       ON CONFLICT ("block_id", "voter") DO NOTHING`,
-      [
-        rows.map((row) => row.id),
-        rows.map((row) => row.voter),
-        rows.map((row) => row.hash),
-        rows.map((row) => row.signature),
-      ],
-    );
+    await this.db.query(STORE_VOTES, [
+      rows.map((row) => row.id),
+      rows.map((row) => row.voter),
+      rows.map((row) => row.hash),
+      rows.map((row) => row.signature),
+    ]);
     await this.countConfirmations([...new Set(rows.map((row) => row.id))]);
   }
 
@@ -590,14 +614,7 @@ export class Finality implements OnApplicationBootstrap {
    */
   private async countConfirmations(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.query(
-      `INSERT INTO "confirmations" ("block_id", "good", "bad", "time")
-       SELECT "b"."id", count(*) FILTER (WHERE "v"."hash" = "b"."hash"), count(*) FILTER (WHERE "v"."hash" <> "b"."hash"), $2
-         FROM "block_votes" AS "v" JOIN "block_chain" AS "b" ON "b"."id" = "v"."block_id"
-        WHERE "v"."block_id" = ANY($1::bigint[]) GROUP BY "b"."id"
-       ON CONFLICT ("block_id") DO UPDATE SET "good" = EXCLUDED."good", "bad" = EXCLUDED."bad", "time" = EXCLUDED."time"`,
-      [ids, Math.floor(Date.now() / 1000)],
-    );
+    await this.db.query(COUNT_CONFIRMATIONS, [ids, Math.floor(Date.now() / 1000)]);
   }
 
   /** The highest final block this node holds, recorded once it moves up. */
@@ -610,14 +627,9 @@ export class Finality implements OnApplicationBootstrap {
     // Under the chain lock, and only if the database still holds that block: a fork switch may have changed
     // the chain since the core last looked, and the record must never name a block the chain lacks.
     const recorded = await this.lock.run(async () => {
-      const rows = await this.db.query(
-        `INSERT INTO "final_block" ("block_id", "hash")
-         SELECT "id", "hash" FROM "block_chain" WHERE "id" = $1 AND "hash" = $2
-         ON CONFLICT ("block_id") DO NOTHING RETURNING "block_id"`,
-        [floor.toString(), Buffer.from(hash, 'hex')],
-      );
+      const rows = await this.db.query(RECORD_FINAL_IF_HELD, [floor.toString(), Buffer.from(hash, 'hex')]);
       if (rows.length === 0) return false;
-      await this.db.query(`DELETE FROM "final_block" WHERE "block_id" < $1`, [floor.toString()]);
+      await this.db.query(FINAL_RECORDS_BELOW, [floor.toString()]);
       return true;
     });
     this.logger.debug(`final block ${floor} ${hash} recorded: ${recorded}`);
@@ -627,9 +639,7 @@ export class Finality implements OnApplicationBootstrap {
       return;
     }
     if (floor > VOTES_KEPT_BELOW_FINAL) {
-      await this.db.query(`DELETE FROM "block_votes" WHERE "block_id" < $1`, [
-        (floor - VOTES_KEPT_BELOW_FINAL).toString(),
-      ]);
+      await this.db.query(VOTES_BELOW, [(floor - VOTES_KEPT_BELOW_FINAL).toString()]);
     }
     this.persistedFinal = floor;
     this.metrics.finalized(Number(floor));
