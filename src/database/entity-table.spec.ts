@@ -23,6 +23,18 @@ describe('EntityTable', () => {
     expect(blocks.columnList('hash', 'consensusMode')).toBe('"hash", "consensus_mode"');
   });
 
+  it('writes an INSERT of one row with each column beside its value', () => {
+    expect(blocks.insert({ id: '$1', consensusMode: '1', rollbacksHash: '$2' })).toBe(
+      'INSERT INTO "block_chain" ("id", "consensus_mode", "rollbacks_hash") VALUES ($1, 1, $2)',
+    );
+  });
+
+  it("writes an UPDATE's SET list in the order given", () => {
+    expect(blocks.assignments({ rollbacksHash: '$2', tx: '0', hash: '"v"."hash"' })).toBe(
+      '"rollbacks_hash" = $2, "tx" = 0, "hash" = "v"."hash"',
+    );
+  });
+
   it('refuses a member the entity has no column for, and a class that is no entity', () => {
     expect(() => blocks.column('nothing' as keyof BlockEntity & string)).toThrow(/no column for nothing/);
     class Plain {}

@@ -46,6 +46,28 @@ export class EntityTable<T> {
     return properties.map((property) => this.column(property)).join(', ');
   }
 
+  /**
+   * An INSERT of one row: each property's column given the SQL text beside it (a parameter such as `$1`,
+   * or a constant), so that a column and its value are read side by side.
+   */
+  insert(values: Partial<Record<keyof T & string, string>>): string {
+    const entries = Object.entries(values) as [keyof T & string, string][];
+    return (
+      `INSERT INTO ${this.name} (${this.columnList(...entries.map(([property]) => property))}) ` +
+      `VALUES (${entries.map(([, value]) => value).join(', ')})`
+    );
+  }
+
+  /**
+   * An UPDATE's SET list: each property's column given the SQL text beside it (a parameter such as `$1`,
+   * a constant, or an expression), in the object's order.
+   */
+  assignments(values: Partial<Record<keyof T & string, string>>): string {
+    return Object.entries(values)
+      .map(([property, value]) => `${this.column(property as keyof T & string)} = ${value as string}`)
+      .join(', ');
+  }
+
   /** The columns of `properties`, each read under its property's name, so that a row has the entity's members. */
   select<K extends keyof T & string>(...properties: K[]): Selection<Pick<T, K>> {
     return this.selectIn(undefined, ...properties);

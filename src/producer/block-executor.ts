@@ -13,6 +13,8 @@ import { APP_CONFIG, type AppConfig } from '../config';
 import { asBuffer, bindList, type Sql } from '../database/database.service';
 import { EntityTable, type RowOf } from '../database/entity-table';
 import { TransactionEntity } from '../tx/entities/transaction.entity';
+import { LogTransactionEntity } from '../tx/entities/log-transaction.entity';
+import { TransactionStatusEntity } from '../tx/entities/transaction-status.entity';
 import { contractArguments } from '../chain/rules/contract-params';
 import { KeyBans } from '../chain/rules/key-bans';
 import { STATUS_ERROR_LENGTH, TX_EXPIRY_MS } from '../chain/rules/tx-limits';
@@ -102,6 +104,28 @@ const NEXT_QUEUED = `SELECT ${QUEUED} FROM ${QUEUE.name}
   WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1
   ORDER BY ${QUEUE.column('highRate')}, ${QUEUE.column('expedite')} DESC, ${QUEUE.column('time')}, ${QUEUE.column('hash')}
   LIMIT $1`;
+const LOG = new EntityTable(LogTransactionEntity);
+const LOGGED_HASH = LOG.select('hash');
+/** The hashes already in the log, of those listed after it. */
+const LOGGED = `SELECT ${LOGGED_HASH} FROM ${LOG.name} WHERE ${LOG.column('hash')} IN`;
+const STATUSES = new EntityTable(TransactionStatusEntity);
+const STATUS_HASH = STATUSES.column('hash', 's');
+/** A block's transactions into the log: block $1, then one array per column (hashes as hex). */
+const LOG_INCLUDED = `INSERT INTO ${LOG.name} (${LOG.columnList('hash', 'timestamp', 'contractName', 'address', 'ecosystemId', 'block', 'status')})
+  SELECT decode("v"."hash", 'hex'), "v"."timestamp", "v"."contract", "v"."address", "v"."ecosystem", $1, 0
+    FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[])
+      AS "v"("hash", "timestamp", "contract", "address", "ecosystem")`;
+/** Their statuses name block $1, with each one's result ($2 hashes as hex, $3 results). */
+const STATUS_INCLUDED = `UPDATE ${STATUSES.name} AS "s" SET ${STATUSES.assignments({ blockId: '$1', error: '"v"."result"', penalty: '0' })}
+  FROM unnest($2::text[], $3::text[]) AS "v"("hash", "result")
+  WHERE ${STATUS_HASH} = decode("v"."hash", 'hex')`;
+/** Failed transactions' errors, unless a block took them meanwhile ($1 hashes as hex, $2 errors). */
+const STATUS_FAILED = `UPDATE ${STATUSES.name} AS "s" SET ${STATUSES.assignments({ error: '"v"."error"' })}
+  FROM unnest($1::text[], $2::text[]) AS "v"("hash", "error")
+  WHERE ${STATUS_HASH} = decode("v"."hash", 'hex') AND ${STATUSES.column('blockId', 's')} = 0`;
+/** Transactions $1 (hashes as hex) leave the queue. */
+const DEQUEUE = `DELETE FROM ${QUEUE.name}
+  WHERE ${QUEUE.column('hash')} IN (SELECT decode("h", 'hex') FROM unnest($1::text[]) AS "h")`;
 
 /**
  * Runs a block's transactions, each in isolation: a savepoint before it, released when it succeeds and
@@ -366,8 +390,8 @@ export class BlockExecutor {
 
   private async alreadyMined(sql: Sql, hashes: Buffer[]): Promise<Set<string>> {
     const params: unknown[] = [];
-    const rows = await sql.query<{ hash: unknown }>(
-      `SELECT "hash" FROM "log_transactions" WHERE "hash" IN (${bindList(hashes, params)})`,
+    const rows = await sql.query<RowOf<typeof LOGGED_HASH>>(
+      `${LOGGED} (${bindList(hashes, params)})`,
       params,
     );
     return new Set(rows.map((row) => asBuffer(row.hash).toString('hex')));
@@ -379,30 +403,19 @@ export class BlockExecutor {
     // transactions would otherwise send statements of tens of thousands of parameters to be parsed.
     if (executed.included.length > 0) {
       const { included } = executed;
-      await sql.query(
-        `INSERT INTO "log_transactions" ("hash", "timestamp", "contract_name", "address", "ecosystem_id", "block", "status")
-         SELECT decode("v"."hash", 'hex'), "v"."timestamp", "v"."contract", "v"."address", "v"."ecosystem", $1, 0
-           FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bigint[], $6::bigint[])
-             AS "v"("hash", "timestamp", "contract", "address", "ecosystem")`,
-        [
-          blockId.toString(),
-          included.map((tx) => tx.hash.toString('hex')),
-          included.map((tx) => tx.timestampMs.toString()),
-          included.map((tx) => tx.contractName),
-          included.map((tx) => tx.keyId.toString()),
-          included.map((tx) => tx.ecosystemId.toString()),
-        ],
-      );
-      await sql.query(
-        `UPDATE "transactions_status" AS "s" SET "block_id" = $1, "error" = "v"."result", "penalty" = 0
-           FROM unnest($2::text[], $3::text[]) AS "v"("hash", "result")
-          WHERE "s"."hash" = decode("v"."hash", 'hex')`,
-        [
-          blockId.toString(),
-          included.map((tx) => tx.hash.toString('hex')),
-          included.map((tx) => tx.result.slice(0, STATUS_ERROR_LENGTH)),
-        ],
-      );
+      await sql.query(LOG_INCLUDED, [
+        blockId.toString(),
+        included.map((tx) => tx.hash.toString('hex')),
+        included.map((tx) => tx.timestampMs.toString()),
+        included.map((tx) => tx.contractName),
+        included.map((tx) => tx.keyId.toString()),
+        included.map((tx) => tx.ecosystemId.toString()),
+      ]);
+      await sql.query(STATUS_INCLUDED, [
+        blockId.toString(),
+        included.map((tx) => tx.hash.toString('hex')),
+        included.map((tx) => tx.result.slice(0, STATUS_ERROR_LENGTH)),
+      ]);
     }
     await this.settleFailures(sql, executed);
   }
@@ -410,15 +423,10 @@ export class BlockExecutor {
   /** Failed transactions report their error and leave the queue; duplicates just leave it. */
   async settleFailures(sql: Sql, executed: ExecutedBlock): Promise<void> {
     if (executed.failed.length > 0) {
-      await sql.query(
-        `UPDATE "transactions_status" AS "s" SET "error" = "v"."error"
-           FROM unnest($1::text[], $2::text[]) AS "v"("hash", "error")
-          WHERE "s"."hash" = decode("v"."hash", 'hex') AND "s"."block_id" = 0`,
-        [
-          executed.failed.map((tx) => tx.hash.toString('hex')),
-          executed.failed.map((tx) => tx.error.slice(0, STATUS_ERROR_LENGTH)),
-        ],
-      );
+      await sql.query(STATUS_FAILED, [
+        executed.failed.map((tx) => tx.hash.toString('hex')),
+        executed.failed.map((tx) => tx.error.slice(0, STATUS_ERROR_LENGTH)),
+      ]);
     }
     const done = [
       ...executed.included.map((tx) => tx.hash),
@@ -426,10 +434,7 @@ export class BlockExecutor {
       ...executed.duplicates,
     ];
     if (done.length === 0) return;
-    await sql.query(
-      `DELETE FROM "transactions" WHERE "hash" IN (SELECT decode("h", 'hex') FROM unnest($1::text[]) AS "h")`,
-      [done.map((hash) => hash.toString('hex'))],
-    );
+    await sql.query(DEQUEUE, [done.map((hash) => hash.toString('hex'))]);
   }
 }
 

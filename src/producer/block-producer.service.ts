@@ -10,6 +10,9 @@ import { NodeStateService } from '../common/node-state.service';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
+import { TransactionEntity } from '../tx/entities/transaction.entity';
 import { buildBlock, compressTxLater } from '../chain/codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
@@ -29,6 +32,15 @@ import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;
 /** How often a process without the producer lock tries to take it. */
 const LOCK_RETRY_MS = 2_000;
+
+const QUEUE = new EntityTable(TransactionEntity);
+/** Whether any transaction waits to be run. */
+const ANY_WAITING = `SELECT 1 FROM ${QUEUE.name}
+  WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1 LIMIT 1`;
+const TIP_TABLE = new EntityTable(InfoBlockEntity);
+const TIP_ROW = TIP_TABLE.select('blockId', 'hash', 'rollbacksHash', 'time');
+const TIP = `SELECT ${TIP_ROW} FROM ${TIP_TABLE.name} LIMIT 1`;
+const LOCKED_TIP = `${TIP} FOR UPDATE`;
 
 export interface ProducedBlock {
   id: bigint;
@@ -246,9 +258,7 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
    */
   async produce(turn: ProductionTurn): Promise<ProducedBlock | undefined> {
     // Most ticks find nothing to do: ask before opening a block's transaction.
-    const waiting = await this.db.one(
-      `SELECT 1 FROM "transactions" WHERE "used" = 0 AND "verified" = 1 LIMIT 1`,
-    );
+    const waiting = await this.db.one(ANY_WAITING);
     if (!waiting && !(await this.delayed.dueAfterTip(this.db))) return undefined;
     return this.lock.run(() => this.produceNow(turn));
   }
@@ -364,14 +374,12 @@ export class BlockProducer implements OnApplicationBootstrap, OnApplicationShutd
    * outside one (a peer's question, a look before a sync) must not wait for the block under way.
    */
   async tip(sql: Sql, lock = true): Promise<Tip> {
-    const row = await sql.one<{ block_id: string; hash: unknown; rollbacks_hash: unknown; time: string }>(
-      `SELECT "block_id", "hash", "rollbacks_hash", "time" FROM "info_block" LIMIT 1${lock ? ' FOR UPDATE' : ''}`,
-    );
+    const row = await sql.one<RowOf<typeof TIP_ROW>>(lock ? LOCKED_TIP : TIP);
     if (!row) throw new Error('the chain has no genesis block');
     return {
-      id: BigInt(row.block_id),
+      id: BigInt(row.blockId),
       hash: asBuffer(row.hash),
-      rollbacksHash: asBuffer(row.rollbacks_hash),
+      rollbacksHash: asBuffer(row.rollbacksHash),
       time: BigInt(row.time),
     };
   }

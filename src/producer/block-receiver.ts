@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import { DatabaseService, type Sql } from '../database/database.service';
+import { EntityTable } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { ChainEvents } from '../chain/chain-events';
 import { ChainLock } from '../chain/chain-lock';
@@ -36,6 +38,10 @@ import { rollbacksHash } from './rollbacks-hash';
 
 /** How far ahead of this node's clock a block's time may be (whole seconds, and clocks differ a little). */
 const CLOCK_TOLERANCE_MS = 2000;
+
+const BLOCKS = new EntityTable(BlockEntity);
+/** The first block's time: where the slot clock starts. */
+const FIRST_BLOCK_TIME = `SELECT ${BLOCKS.select('time')} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = 1`;
 
 /**
  * A block this node does not take. `bad`: the block itself is wrong (whoever sent it is at fault, and its
@@ -200,7 +206,7 @@ export class BlockReceiver {
     } catch (error) {
       throw refuse((error as Error).message);
     }
-    const first = await sql.one<{ time: string }>(`SELECT "time" FROM "block_chain" WHERE "id" = 1`);
+    const first = await sql.one<Pick<BlockEntity, 'time'>>(FIRST_BLOCK_TIME);
     return {
       startMs: Number(first?.time ?? 0) * 1000,
       nodes: active.length,

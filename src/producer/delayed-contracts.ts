@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config';
 import { ContractsService } from '../contracts/contracts.service';
 import type { Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { DelayedContractEntity } from '../contracts/entities/delayed-contract.entity';
+import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
 import { CONTRACT_ID_OFFSET } from '../vm';
 import { mp } from '../chain/codec';
 import { NodeCrypto } from '../chain/node-crypto.service';
@@ -28,11 +31,21 @@ export interface DueDelayedContract {
  * key is this node's (`$2`): a node calls contracts in its own name only. Highest `high_rate` first, then by
  * id, so the same block made again from the same state calls the same contracts in the same order.
  */
-const DUE_ROWS = `
-  SELECT "id", "contract" FROM "1_delayed_contracts"
-   WHERE "deleted" = 0 AND "every_block" > 0 AND "block_id" <= $1::bigint AND $1::bigint % "every_block" = 0
-     AND ("limit" = 0 OR "counter" < "limit") AND "key_id" = $2
-   ORDER BY "high_rate" DESC, "id"`;
+const DELAYED = new EntityTable(DelayedContractEntity);
+const DUE_ROW = DELAYED.select('id', 'contract');
+const DUE_ROWS = dueRowsStatement();
+const TIP = new EntityTable(InfoBlockEntity);
+const TIP_ROW = TIP.select('blockId');
+const TIP_HEIGHT = `SELECT ${TIP_ROW} FROM ${TIP.name} LIMIT 1`;
+
+function dueRowsStatement(): string {
+  const [every, limit] = [DELAYED.column('everyBlock'), DELAYED.column('limit')];
+  return `SELECT ${DUE_ROW} FROM ${DELAYED.name}
+   WHERE ${DELAYED.column('deleted')} = 0 AND ${every} > 0 AND ${DELAYED.column('blockId')} <= $1::bigint
+     AND $1::bigint % ${every} = 0 AND (${limit} = 0 OR ${DELAYED.column('counter')} < ${limit})
+     AND ${DELAYED.column('keyId')} = $2
+   ORDER BY ${DELAYED.column('highRate')} DESC, ${DELAYED.column('id')}`;
+}
 
 /**
  * Delayed contracts: rows of `1_delayed_contracts` the platform runs itself every so many blocks (genesis has
@@ -53,12 +66,12 @@ export class DelayedContracts {
 
   /** Whether a row is due in the block after the tip: such a block is made even when no transaction waits. */
   async dueAfterTip(sql: Sql): Promise<boolean> {
-    const tip = await sql.one<{ block_id: string }>('SELECT "block_id" FROM "info_block" LIMIT 1');
-    return tip !== undefined && (await this.due(sql, BigInt(tip.block_id) + 1n)).length > 0;
+    const tip = await sql.one<RowOf<typeof TIP_ROW>>(TIP_HEIGHT);
+    return tip !== undefined && (await this.due(sql, BigInt(tip.blockId) + 1n)).length > 0;
   }
 
   async due(sql: Sql, blockId: bigint): Promise<DueDelayedContract[]> {
-    const rows = await sql.query<{ id: string; contract: string }>(DUE_ROWS, [
+    const rows = await sql.query<RowOf<typeof DUE_ROW>>(DUE_ROWS, [
       blockId.toString(),
       this.identity.keys.node.keyId.toString(),
     ]);

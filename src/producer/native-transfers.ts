@@ -1,15 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { Journal, type BlockCache, type JournalRecord } from '../contract-host';
 import type { Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { SpentInfoEntity } from '../accounts/entities/spent-info.entity';
+import { KeyEntity } from '../accounts/entities/key.entity';
 import { panic } from '../vm';
 import { TX_TYPE, type SmartTransaction } from '../chain/codec';
 
-interface Output {
-  output_tx_hash: unknown;
-  output_key_id: string;
-  output_index: number;
-  output_value: string;
-}
+const OUTPUTS = new EntityTable(SpentInfoEntity);
+const OUTPUT = OUTPUTS.select('outputTxHash', 'outputKeyId', 'outputIndex', 'outputValue');
+/** The unspent outputs of key $1 in ecosystem $2, oldest first, locked for the spend. */
+const UNSPENT = `SELECT ${OUTPUT} FROM ${OUTPUTS.name}
+  WHERE ${OUTPUTS.column('outputKeyId')} = $1 AND ${OUTPUTS.column('ecosystem')} = $2 AND ${OUTPUTS.column('inputTxHash')} IS NULL
+  ORDER BY ${OUTPUTS.columnList('blockId', 'outputTxHash', 'outputIndex')} FOR UPDATE`;
+/** Output ($3, $4, $5) spent by transaction $1 as its input $2. */
+const SPEND = `UPDATE ${OUTPUTS.name} SET ${OUTPUTS.assignments({ inputTxHash: '$1', inputIndex: '$2' })}
+  WHERE ${OUTPUTS.column('outputTxHash')} = $3 AND ${OUTPUTS.column('outputKeyId')} = $4 AND ${OUTPUTS.column('outputIndex')} = $5`;
+const NEW_OUTPUT = OUTPUTS.insert({
+  outputTxHash: '$1',
+  outputIndex: '$2',
+  outputKeyId: '$3',
+  outputValue: '$4',
+  ecosystem: '$5',
+  blockId: '$6',
+  type: '$7',
+});
+const KEYS = new EntityTable(KeyEntity);
+const KEY_OF = `${KEYS.column('id')} = $1 AND ${KEYS.column('ecosystem')} = $2`;
+/** Account $1's balance in ecosystem $2 as text, locked. */
+const BALANCE = `SELECT ${KEYS.column('amount')}::text AS "amount" FROM ${KEYS.name} WHERE ${KEY_OF} FOR UPDATE`;
+const ADD_TO_BALANCE = `UPDATE ${KEYS.name} SET ${KEYS.assignments({ amount: `${KEYS.column('amount')} + $3` })} WHERE ${KEY_OF}`;
 
 /**
  * The native coin moves of transaction types 5 and 6, without the contract engine (formats.md §2.9):
@@ -52,22 +72,16 @@ export class NativeTransfers {
 
   /** Marks enough of the sender's outputs spent (oldest first) and returns what is left over. */
   private async spend(sql: Sql, tx: SmartTransaction, hash: Buffer, amount: bigint): Promise<bigint> {
-    const outputs = await sql.query<Output>(
-      `SELECT "output_tx_hash", "output_key_id", "output_index", "output_value" FROM "spent_info"
-        WHERE "output_key_id" = $1 AND "ecosystem" = $2 AND "input_tx_hash" IS NULL
-        ORDER BY "block_id", "output_tx_hash", "output_index" FOR UPDATE`,
-      [tx.keyId.toString(), tx.ecosystemId.toString()],
-    );
+    const outputs = await sql.query<RowOf<typeof OUTPUT>>(UNSPENT, [
+      tx.keyId.toString(),
+      tx.ecosystemId.toString(),
+    ]);
     let gathered = 0n;
     let index = 0;
     for (const output of outputs) {
       if (gathered >= amount) break;
-      await sql.query(
-        `UPDATE "spent_info" SET "input_tx_hash" = $1, "input_index" = $2
-          WHERE "output_tx_hash" = $3 AND "output_key_id" = $4 AND "output_index" = $5`,
-        [hash, index++, output.output_tx_hash, output.output_key_id, output.output_index],
-      );
-      gathered += BigInt(output.output_value);
+      await sql.query(SPEND, [hash, index++, output.outputTxHash, output.outputKeyId, output.outputIndex]);
+      gathered += BigInt(output.outputValue);
     }
     if (gathered < amount) {
       throw panic(`insufficient funds: the unspent outputs hold ${gathered}, the transfer needs ${amount}`);
@@ -84,19 +98,15 @@ export class NativeTransfers {
     tx: SmartTransaction,
     blockId: bigint,
   ): Promise<void> {
-    await sql.query(
-      `INSERT INTO "spent_info" ("output_tx_hash", "output_index", "output_key_id", "output_value", "ecosystem", "block_id", "type")
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        hash,
-        index,
-        keyId.toString(),
-        value.toString(),
-        tx.ecosystemId.toString(),
-        blockId.toString(),
-        tx.transferSelf ? TX_TYPE.transferSelf : TX_TYPE.utxo,
-      ],
-    );
+    await sql.query(NEW_OUTPUT, [
+      hash,
+      index,
+      keyId.toString(),
+      value.toString(),
+      tx.ecosystemId.toString(),
+      blockId.toString(),
+      tx.transferSelf ? TX_TYPE.transferSelf : TX_TYPE.utxo,
+    ]);
   }
 
   /** Changes the key's account balance in the ecosystem, journaled like any contract write. */
@@ -109,10 +119,10 @@ export class NativeTransfers {
     journal: JournalRecord[],
     cache: BlockCache,
   ): Promise<void> {
-    const row = await sql.one<{ amount: string }>(
-      `SELECT "amount"::text AS "amount" FROM "1_keys" WHERE "id" = $1 AND "ecosystem" = $2 FOR UPDATE`,
-      [tx.keyId.toString(), tx.ecosystemId.toString()],
-    );
+    const row = await sql.one<Pick<KeyEntity, 'amount'>>(BALANCE, [
+      tx.keyId.toString(),
+      tx.ecosystemId.toString(),
+    ]);
     if (!row) throw panic(`the key ${tx.keyId} has no account in ecosystem ${tx.ecosystemId}`);
     const balance = BigInt(row.amount.split('.')[0]);
     if (balance + delta < 0n) {
@@ -121,10 +131,6 @@ export class NativeTransfers {
     await new Journal(sql, blockId, hash, journal, cache).updated('1_keys', `${tx.keyId},${tx.ecosystemId}`, {
       amount: row.amount,
     });
-    await sql.query(`UPDATE "1_keys" SET "amount" = "amount" + $3 WHERE "id" = $1 AND "ecosystem" = $2`, [
-      tx.keyId.toString(),
-      tx.ecosystemId.toString(),
-      delta.toString(),
-    ]);
+    await sql.query(ADD_TO_BALANCE, [tx.keyId.toString(), tx.ecosystemId.toString(), delta.toString()]);
   }
 }

@@ -9,6 +9,15 @@ import { ContractsService } from '../contracts/contracts.service';
 import { undoTransaction } from '../contract-host';
 import { ORDINARY_RATE } from './block-executor';
 import { asBuffer, bindList, type Sql } from '../database/database.service';
+import { EntityTable, type RowOf } from '../database/entity-table';
+import { BlockEntity } from '../blocks/entities/block.entity';
+import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
+import { RollbackTxEntity } from '../blocks/entities/rollback-tx.entity';
+import { SpentInfoEntity } from '../accounts/entities/spent-info.entity';
+import { LogTransactionEntity } from '../tx/entities/log-transaction.entity';
+import { TransactionStatusEntity } from '../tx/entities/transaction-status.entity';
+import { ConfirmationEntity } from '../tx/entities/confirmation.entity';
+import { TransactionEntity } from '../tx/entities/transaction.entity';
 
 export interface RollbackResult {
   rolledBack: number;
@@ -28,6 +37,59 @@ export interface RollbackOptions {
    * would reach below the highest final block is refused.
    */
   force?: boolean;
+}
+
+const BLOCKS = new EntityTable(BlockEntity);
+const TIP = new EntityTable(InfoBlockEntity);
+const OUTPUTS = new EntityTable(SpentInfoEntity);
+const STATUSES = new EntityTable(TransactionStatusEntity);
+const QUEUE = new EntityTable(TransactionEntity);
+const TIP_ROW = TIP.select('blockId');
+const TIP_HEIGHT = `SELECT ${TIP_ROW} FROM ${TIP.name} LIMIT 1 FOR UPDATE`;
+const BLOCK_DATA = `SELECT ${BLOCKS.select('data')} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = $1`;
+/** Block $1's rows that go with it, each table's by the column that names the block. */
+const JOURNAL_GONE = blockRowsGone(RollbackTxEntity, 'blockId');
+const OUTPUTS_MADE_GONE = blockRowsGone(SpentInfoEntity, 'blockId');
+const LOG_GONE = blockRowsGone(LogTransactionEntity, 'block');
+const CONFIRMATIONS_GONE = blockRowsGone(ConfirmationEntity, 'blockId');
+const BLOCK_GONE = blockRowsGone(BlockEntity, 'id');
+/** Outputs spent by the transactions listed after it are unspent again. */
+const UNSPEND = `UPDATE ${OUTPUTS.name} SET ${OUTPUTS.assignments({ inputTxHash: 'NULL', inputIndex: 'NULL' })}
+  WHERE ${OUTPUTS.column('inputTxHash')} IN`;
+const STATUS_ROLLED_BACK = `UPDATE ${STATUSES.name} SET ${STATUSES.assignments({ blockId: '0', error: '$2' })}
+  WHERE ${STATUSES.column('blockId')} = $1`;
+const REQUEUED_STATUS = STATUSES.select('hash', 'time', 'type', 'walletId');
+/** The statuses of block $1's transactions pending again; what the queue needs of them. */
+const STATUS_PENDING_AGAIN = `UPDATE ${STATUSES.name} SET ${STATUSES.assignments({ blockId: '0', error: "''", penalty: '0' })}
+  WHERE ${STATUSES.column('blockId')} = $1 RETURNING ${REQUEUED_STATUS}`;
+const ENQUEUE = `${QUEUE.insert({
+  hash: '$1',
+  data: '$2',
+  highRate: '$3',
+  expedite: '$4',
+  time: '$5',
+  type: '$6',
+  keyId: '$7',
+  used: '0',
+  sent: '0',
+  verified: '1',
+  queuedAt: '$8',
+})} ON CONFLICT (${QUEUE.column('hash')}) DO NOTHING`;
+/** The tip moves to the chain's block $1. */
+const TIP_BACK = `UPDATE ${TIP.name} AS "i" SET ${TIP.assignments({
+  hash: BLOCKS.column('hash', 'b'),
+  rollbacksHash: BLOCKS.column('rollbacksHash', 'b'),
+  blockId: BLOCKS.column('id', 'b'),
+  nodePosition: BLOCKS.column('nodePosition', 'b'),
+  keyId: BLOCKS.column('keyId', 'b'),
+  time: BLOCKS.column('time', 'b'),
+  sent: '0',
+})}
+  FROM ${BLOCKS.name} AS "b" WHERE ${BLOCKS.column('id', 'b')} = $1 RETURNING ${TIP.column('blockId', 'i')}`;
+
+function blockRowsGone<T>(entity: abstract new () => T, blockColumn: keyof T & string): string {
+  const table = new EntityTable(entity);
+  return `DELETE FROM ${table.name} WHERE ${table.column(blockColumn)} = $1`;
 }
 
 /** What a rolled-back transaction's status says: it is no longer in a block, and why. */
@@ -62,10 +124,8 @@ export class ChainRollback {
       throw ApiError.server('the number of blocks must be at least 1');
     const requeued: Buffer[] = [];
     const result = await this.contracts.transaction(async (sql) => {
-      const tip = await sql.one<{ block_id: string }>(
-        `SELECT "block_id" FROM "info_block" LIMIT 1 FOR UPDATE`,
-      );
-      const height = BigInt(tip?.block_id ?? 0);
+      const tip = await sql.one<RowOf<typeof TIP_ROW>>(TIP_HEIGHT);
+      const height = BigInt(tip?.blockId ?? 0);
       if (BigInt(count) >= height) {
         throw ApiError.server(
           `cannot roll back ${count} blocks: the chain has ${height - 1n} after the genesis block`,
@@ -99,32 +159,24 @@ export class ChainRollback {
 
   /** Undoes block `id`; returns the transactions put back in the queue (with `requeue`). */
   private async undoBlock(sql: Sql, id: bigint, requeue: boolean): Promise<Buffer[]> {
-    const block = await sql.one<{ data: unknown }>(`SELECT "data" FROM "block_chain" WHERE "id" = $1`, [
-      id.toString(),
-    ]);
+    const block = await sql.one<Pick<BlockEntity, 'data'>>(BLOCK_DATA, [id.toString()]);
     if (!block) throw new Error(`block ${id} is missing`);
     const data = asBuffer(block.data);
     const transactions = readBlockContent(data, this.contracts.vm.registry).transactions;
     const hashes = transactions.map((tx) => tx.hash);
     for (const hash of [...hashes].reverse()) await undoTransaction(sql, hash);
     const blockId = id.toString();
-    await sql.query(`DELETE FROM "rollback_tx" WHERE "block_id" = $1`, [blockId]);
-    await sql.query(`DELETE FROM "spent_info" WHERE "block_id" = $1`, [blockId]);
+    await sql.query(JOURNAL_GONE, [blockId]);
+    await sql.query(OUTPUTS_MADE_GONE, [blockId]);
     if (hashes.length > 0) {
       const params: unknown[] = [];
-      await sql.query(
-        `UPDATE "spent_info" SET "input_tx_hash" = NULL, "input_index" = NULL WHERE "input_tx_hash" IN (${bindList(hashes, params)})`,
-        params,
-      );
+      await sql.query(`${UNSPEND} (${bindList(hashes, params)})`, params);
     }
-    await sql.query(`DELETE FROM "log_transactions" WHERE "block" = $1`, [blockId]);
+    await sql.query(LOG_GONE, [blockId]);
     const requeued = requeue ? await this.requeue(sql, id, data, transactions) : [];
-    await sql.query(`UPDATE "transactions_status" SET "block_id" = 0, "error" = $2 WHERE "block_id" = $1`, [
-      blockId,
-      ROLLED_BACK_ERROR,
-    ]);
-    await sql.query(`DELETE FROM "confirmations" WHERE "block_id" = $1`, [blockId]);
-    await sql.query(`DELETE FROM "block_chain" WHERE "id" = $1`, [blockId]);
+    await sql.query(STATUS_ROLLED_BACK, [blockId, ROLLED_BACK_ERROR]);
+    await sql.query(CONFIRMATIONS_GONE, [blockId]);
+    await sql.query(BLOCK_GONE, [blockId]);
     return requeued;
   }
 
@@ -139,11 +191,7 @@ export class ChainRollback {
     transactions: readonly { hash: Buffer; expedite: string }[],
   ): Promise<Buffer[]> {
     const stored = parseBlock(data).txs;
-    const rows = await sql.query<{ hash: unknown; time: string; type: number; wallet_id: string }>(
-      `UPDATE "transactions_status" SET "block_id" = 0, "error" = '', "penalty" = 0
-        WHERE "block_id" = $1 RETURNING "hash", "time", "type", "wallet_id"`,
-      [id.toString()],
-    );
+    const rows = await sql.query<RowOf<typeof REQUEUED_STATUS>>(STATUS_PENDING_AGAIN, [id.toString()]);
     const known = new Map(rows.map((row) => [asBuffer(row.hash).toString('hex'), row]));
     const requeued: Buffer[] = [];
     // Their wait here begins again: the earlier one ended in the block taken back.
@@ -152,32 +200,23 @@ export class ChainRollback {
       const row = known.get(tx.hash.toString('hex'));
       if (!row) continue;
       const bytes = Buffer.from(stored[index]);
-      await sql.query(
-        `INSERT INTO "transactions" ("hash", "data", "high_rate", "expedite", "time", "type", "key_id", "used", "sent", "verified", "queued_at")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, 1, $8) ON CONFLICT ("hash") DO NOTHING`,
-        [
-          tx.hash,
-          bytes,
-          ORDINARY_RATE,
-          tx.expedite.split('.')[0] || '0',
-          row.time,
-          row.type,
-          row.wallet_id,
-          queuedAt,
-        ],
-      );
+      await sql.query(ENQUEUE, [
+        tx.hash,
+        bytes,
+        ORDINARY_RATE,
+        tx.expedite.split('.')[0] || '0',
+        row.time,
+        row.type,
+        row.walletId,
+        queuedAt,
+      ]);
       requeued.push(bytes);
     }
     return requeued;
   }
 
   private async moveTip(sql: Sql, id: bigint): Promise<void> {
-    const updated = await sql.query(
-      `UPDATE "info_block" AS "i" SET "hash" = "b"."hash", "rollbacks_hash" = "b"."rollbacks_hash", "block_id" = "b"."id",
-              "node_position" = "b"."node_position", "key_id" = "b"."key_id", "time" = "b"."time", "sent" = 0
-         FROM "block_chain" AS "b" WHERE "b"."id" = $1 RETURNING "i"."block_id"`,
-      [id.toString()],
-    );
+    const updated = await sql.query(TIP_BACK, [id.toString()]);
     if (updated.length !== 1) throw new Error(`block ${id} is missing: the tip cannot move to it`);
   }
 }
