@@ -140,8 +140,9 @@ describe('ConsensusCore', () => {
     expect(node.learned([w2, w3], 1)).toContainEqual({ kind: 'fetch', hash: 'w1', source: 1 });
     // Still being fetched: this node may be three blocks behind, and makes none.
     expect(node.mayProduce(3_300)).toBeUndefined();
-    // No peer served it: the announcements on it are no sign of the others' progress.
-    node.unavailable('w1');
+    // No peer served it (the network's fetch came to nothing): the announcements on it are no sign of the
+    // others' progress. The running node reports that through fetchFailed, the simulator through both.
+    node.fetchFailed('w1');
     node.learned([block(w3, 'w4', 1)], 1);
     expect(node.mayProduce(3_300)).toMatchObject({ slot: 3, parent: GENESIS });
     // Served after all: the chain is placed, and the fork choice follows it instead.

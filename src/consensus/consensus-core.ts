@@ -246,10 +246,10 @@ export class ConsensusCore {
   private readonly heardFrom = new Map<Hash, number>();
   private readonly requested = new Set<Hash>();
   /**
-   * Blocks that no peer served when asked ({@link unavailable}), until one is learned: a chain resting on
-   * one is still asked for when named again, but is no sign that this node is behind. A producer that
-   * announces blocks and serves none would otherwise keep every leader from its slot by announcing more.
-   * Bounded: the oldest entries go first.
+   * Blocks that no peer served when asked ({@link fetchFailed}, {@link unavailable}), until one is
+   * learned: a chain resting on one is still asked for when named again, but is no sign that this node is
+   * behind. A producer that announces blocks and serves none would otherwise keep every leader from its
+   * slot by announcing more. Bounded: the oldest entries go first.
    */
   private readonly unobtainable = new Set<Hash>();
   /**
@@ -377,10 +377,7 @@ export class ConsensusCore {
    */
   unavailable(hash: Hash): ConsensusAction[] {
     this.forget(hash);
-    this.unobtainable.add(hash);
-    if (this.unobtainable.size > UNOBTAINABLE_KEPT) {
-      this.unobtainable.delete(this.unobtainable.values().next().value as Hash);
-    }
+    this.noPeerServed(hash);
     return this.decide();
   }
 
@@ -827,9 +824,20 @@ export class ConsensusCore {
     return [{ kind: 'fetch', hash, source }];
   }
 
-  /** A fetch that came to nothing may be asked again (of another source). */
+  /**
+   * No peer served a block this core asked for: it may be asked for again (of another source) when
+   * something names it again, and a chain resting on it is no sign that this node is behind.
+   */
   fetchFailed(hash: Hash): void {
     this.requested.delete(hash);
+    this.noPeerServed(hash);
+  }
+
+  private noPeerServed(hash: Hash): void {
+    this.unobtainable.add(hash);
+    if (this.unobtainable.size > UNOBTAINABLE_KEPT) {
+      this.unobtainable.delete(this.unobtainable.values().next().value as Hash);
+    }
   }
 
   /**
