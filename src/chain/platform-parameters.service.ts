@@ -70,6 +70,11 @@ export async function platformParameter(sql: Sql, name: string): Promise<string 
   return row?.value;
 }
 
+/** One platform parameter's row (its id, name, value and conditions), or undefined when there is none. */
+export function platformParameterRow(sql: Sql, name: string): Promise<RowOf<typeof ENTRY> | undefined> {
+  return sql.one<RowOf<typeof ENTRY>>(`SELECT ${ENTRY} FROM ${PARAMETERS.name} WHERE ${NAME} = $1`, [name]);
+}
+
 /** `private_blockchain`'s value read as rest-api.md §8.1 says: set unless `""`, `0` or `false` (or absent). */
 export function marksPrivateChain(value: string | undefined): boolean {
   return !['', '0', 'false'].includes((value ?? '').trim().toLowerCase());

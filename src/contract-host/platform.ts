@@ -1,20 +1,15 @@
 import { honorNodeProblems } from '../chain/honor-nodes';
-import { parseHonorNodes } from '../chain/platform-parameters.service';
+import {
+  parseHonorNodes,
+  platformParameter,
+  platformParameterRow,
+} from '../chain/platform-parameters.service';
 import { parsePublicKey } from '../crypto';
 import { panic, type BuiltinContext, type BuiltinDef, type Value } from '../vm';
 import { intArg, nextRowId, textArg } from './args';
 import { validateConditionText } from './access';
 import { requireExecAccess } from './privileged';
 import { hostOf, type HostState } from './state';
-
-async function platformParameter(
-  host: HostState,
-  name: string,
-): Promise<{ id: string; value: string; conditions: string } | undefined> {
-  return host.sql.one('SELECT "id", "value", "conditions" FROM "1_platform_parameters" WHERE "name" = $1', [
-    name,
-  ]);
-}
 
 interface HonorNode {
   public_key?: unknown;
@@ -23,7 +18,7 @@ interface HonorNode {
 }
 
 async function honorNodes(host: HostState): Promise<{ id: string; value: string; nodes: HonorNode[] }> {
-  const row = await platformParameter(host, 'honor_nodes');
+  const row = await platformParameterRow(host.sql, 'honor_nodes');
   if (!row) return { id: '', value: '', nodes: [] };
   let nodes: unknown;
   try {
@@ -45,10 +40,10 @@ function nodeKeyId(host: HostState, node: HonorNode): bigint | undefined {
 /** SysFuel(ecosystem): the fuel rate of an ecosystem's token (platform parameter fuel_rate), "" if none. */
 async function sysFuel(ctx: BuiltinContext, ecosystemArg: Value): Promise<Value> {
   const ecosystem = intArg(ecosystemArg, 'ecosystem').toString();
-  const row = await platformParameter(hostOf(ctx), 'fuel_rate');
+  const text = await platformParameter(hostOf(ctx).sql, 'fuel_rate');
   let rates: unknown;
   try {
-    rates = JSON.parse(row?.value || '[]');
+    rates = JSON.parse(text || '[]');
   } catch {
     return '';
   }
@@ -75,7 +70,7 @@ async function dbUpdatePlatformParam(
   await requireExecAccess(ctx, 'DBUpdatePlatformParam');
   const host = hostOf(ctx);
   const name = textArg(nameArg, 'parameter name');
-  const row = await platformParameter(host, name);
+  const row = await platformParameterRow(host.sql, name);
   if (!row) throw panic(`Parameter ${name} has not been found`);
   const value = textArg(valueArg, 'value');
   // The list the nodes take turns by must stay one they can all read (formats.md §5.1).
@@ -113,8 +108,8 @@ async function updateNodesBan(ctx: BuiltinContext, timeArg: Value): Promise<Valu
   const now = intArg(timeArg, 'time');
   const { id, value, nodes } = await honorNodes(host);
   if (nodes.length === 0) return null;
-  const threshold = BigInt((await platformParameter(host, 'incorrect_blocks_per_day'))?.value || '10');
-  const banMs = BigInt((await platformParameter(host, 'node_ban_time'))?.value || '86400000');
+  const threshold = BigInt((await platformParameter(host.sql, 'incorrect_blocks_per_day')) || '10');
+  const banMs = BigInt((await platformParameter(host.sql, 'node_ban_time')) || '86400000');
   const majority = BigInt(Math.floor(nodes.length / 2) + 1);
   let changed = false;
   for (const node of nodes) {
