@@ -344,8 +344,11 @@ class SimNode {
   readonly seen = new Set<string>();
   /** As a collector: votes gathered and not yet passed on (lost in a crash). */
   relayPending: Vote[] = [];
-  /** As a collector: the voters whose vote it passed on, by height (heights below its final block dropped). */
-  readonly relayed = new Map<number, Set<number>>();
+  /**
+   * As a collector: the votes it passed on (`voter:hash`), by height; heights below its final block are
+   * dropped. By hash too, so that a voter's second, conflicting vote at a height goes on like the first.
+   */
+  readonly relayed = new Map<number, Set<string>>();
 
   constructor(
     readonly id: number,
@@ -428,6 +431,16 @@ class World {
     const chosenKinds = this.shuffled([...kinds]).slice(0, count);
     chosenKinds.forEach((kind, index) => (roles[order[index]] = kind));
     return roles;
+  }
+
+  /** `count` other nodes picked at random: a partial shuffle, one draw per pick. */
+  somePeers(node: SimNode, count: number): number[] {
+    const ids = this.nodes.map((peer) => peer.id).filter((id) => id !== node.id);
+    for (let i = 0; i < count; i++) {
+      const j = i + Math.floor(this.random() * (ids.length - i));
+      [ids[i], ids[j]] = [ids[j], ids[i]];
+    }
+    return ids.slice(0, count);
   }
 
   shuffled<T>(items: T[]): T[] {
@@ -610,7 +623,7 @@ class World {
   }
 
   /**
-   * A collector takes votes to pass on: each voter's vote at a height once, above its final block, in one
+   * A collector takes votes to pass on: each vote once, at or above its final block's height, in one
    * batch every `relayMs` (a leader's back-to-back blocks and the votes that trickle in over the WAN share
    * one message to each peer). A silent node passes on nothing, as it votes for nothing.
    */
@@ -620,10 +633,11 @@ class World {
     const startsBatch = node.relayPending.length === 0;
     for (const vote of votes) {
       if (vote.height < core.final.height) continue;
-      let voters = node.relayed.get(vote.height);
-      if (!voters) node.relayed.set(vote.height, (voters = new Set()));
-      if (voters.has(vote.voter)) continue;
-      voters.add(vote.voter);
+      let passed = node.relayed.get(vote.height);
+      if (!passed) node.relayed.set(vote.height, (passed = new Set()));
+      const key = `${vote.voter}:${vote.hash}`;
+      if (passed.has(key)) continue;
+      passed.add(key);
       node.relayPending.push(vote);
     }
     if (startsBatch && node.relayPending.length > 0)
@@ -1017,8 +1031,7 @@ class World {
     const status: Message = { kind: 'status', tip: core.tip, final, votes };
     const { statusPeers, nodes } = this.settings;
     if (statusPeers > 0 && statusPeers < nodes - 1) {
-      const others = this.nodes.filter((peer) => peer !== node).map((peer) => peer.id);
-      for (const to of this.shuffled(others).slice(0, statusPeers)) this.send(node, to, status);
+      for (const to of this.somePeers(node, statusPeers)) this.send(node, to, status);
     } else this.broadcast(node, status);
     // Client transactions still waiting long after they were passed on (a partition may have kept them
     // from some peers) are passed on again, so that no single leader's turn is their only way in.
