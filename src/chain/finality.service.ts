@@ -81,7 +81,7 @@ const RECORD_FINAL_AT = recordFinalStatement(false);
 const RECORD_FINAL_IF_HELD = `${recordFinalStatement(true)} RETURNING ${FINAL_ID}`;
 const FINAL_RECORDS_ABOVE = `DELETE FROM ${FINAL.name} WHERE ${FINAL_ID} > $1`;
 const FINAL_RECORDS_BELOW = `DELETE FROM ${FINAL.name} WHERE ${FINAL_ID} < $1`;
-const FINAL_HASH_CORRECTED = `UPDATE ${FINAL.name} SET ${FINAL.column('hash')} = $2 WHERE ${FINAL_ID} = $1`;
+const FINAL_HASH_CORRECTED = `UPDATE ${FINAL.name} SET ${FINAL.assignments({ hash: '$2' })} WHERE ${FINAL_ID} = $1`;
 const VOTES_ABOVE = `DELETE FROM ${VOTES.name} WHERE ${VOTE_HEIGHT} > $1`;
 const VOTES_BELOW = `DELETE FROM ${VOTES.name} WHERE ${VOTE_HEIGHT} < $1`;
 const STORE_VOTES = `INSERT INTO ${VOTES.name} (${VOTES.columnList('blockId', 'voter', 'hash', 'signature')})

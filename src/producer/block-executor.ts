@@ -99,9 +99,10 @@ export interface PendingRow {
 
 const QUEUE = new EntityTable(TransactionEntity);
 const QUEUED = QUEUE.select('hash', 'data', 'highRate', 'time');
+/** The queued transactions a block may take (checked, not taken yet), as a FROM clause. */
+export const RUNNABLE_TXS = `${QUEUE.name} WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1`;
 /** The queue's order: key registrations first, then by expedite and age. */
-const NEXT_QUEUED = `SELECT ${QUEUED} FROM ${QUEUE.name}
-  WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1
+const NEXT_QUEUED = `SELECT ${QUEUED} FROM ${RUNNABLE_TXS}
   ORDER BY ${QUEUE.column('highRate')}, ${QUEUE.column('expedite')} DESC, ${QUEUE.column('time')}, ${QUEUE.column('hash')}
   LIMIT $1`;
 const LOG = new EntityTable(LogTransactionEntity);

@@ -12,7 +12,6 @@ import { ContractsService } from '../contracts/contracts.service';
 import { asBuffer, DatabaseService, type Sql } from '../database/database.service';
 import { EntityTable, type RowOf } from '../database/entity-table';
 import { InfoBlockEntity } from '../blocks/entities/info-block.entity';
-import { TransactionEntity } from '../tx/entities/transaction.entity';
 import { buildBlock, compressTxLater } from '../chain/codec';
 import { BLOCK_VERSION } from '../genesis/genesis.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
@@ -23,7 +22,7 @@ import type { ProductionTurn } from '../consensus/consensus-core';
 import { Finality } from '../chain/finality.service';
 import { storeBlock } from './block-store';
 import { ChainEvents, type BlockNotices } from '../chain/chain-events';
-import { BlockExecutor, type BlockLimits, type ExecutedBlock } from './block-executor';
+import { BlockExecutor, RUNNABLE_TXS, type BlockLimits, type ExecutedBlock } from './block-executor';
 import { DelayedContracts } from './delayed-contracts';
 import { rollbacksHash } from './rollbacks-hash';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
@@ -33,10 +32,8 @@ export const PRODUCER_LOCK_KEY = 0x4942_4158_5052_4f44n;
 /** How often a process without the producer lock tries to take it. */
 const LOCK_RETRY_MS = 2_000;
 
-const QUEUE = new EntityTable(TransactionEntity);
 /** Whether any transaction waits to be run. */
-const ANY_WAITING = `SELECT 1 FROM ${QUEUE.name}
-  WHERE ${QUEUE.column('used')} = 0 AND ${QUEUE.column('verified')} = 1 LIMIT 1`;
+const ANY_WAITING = `SELECT 1 FROM ${RUNNABLE_TXS} LIMIT 1`;
 const TIP_TABLE = new EntityTable(InfoBlockEntity);
 const TIP_ROW = TIP_TABLE.select('blockId', 'hash', 'rollbacksHash', 'time');
 const TIP = `SELECT ${TIP_ROW} FROM ${TIP_TABLE.name} LIMIT 1`;

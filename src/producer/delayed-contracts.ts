@@ -25,12 +25,6 @@ export interface DueDelayedContract {
   contract: string;
 }
 
-/**
- * The rows of `1_delayed_contracts` due in block `blockId`: every `every_block` blocks (block ids that are
- * multiples of it) from `block_id` on, until `limit` runs (0: no limit), unless deleted; only the rows whose
- * key is this node's (`$2`): a node calls contracts in its own name only. Highest `high_rate` first, then by
- * id, so the same block made again from the same state calls the same contracts in the same order.
- */
 const DELAYED = new EntityTable(DelayedContractEntity);
 const DUE_ROW = DELAYED.select('id', 'contract');
 const DUE_ROWS = dueRowsStatement();
@@ -38,6 +32,12 @@ const TIP = new EntityTable(InfoBlockEntity);
 const TIP_ROW = TIP.select('blockId');
 const TIP_HEIGHT = `SELECT ${TIP_ROW} FROM ${TIP.name} LIMIT 1`;
 
+/**
+ * The rows of `1_delayed_contracts` due in block `$1`: every `every_block` blocks (block ids that are
+ * multiples of it) from `block_id` on, until `limit` runs (0: no limit), unless deleted; only the rows whose
+ * key is this node's (`$2`): a node calls contracts in its own name only. Highest `high_rate` first, then by
+ * id, so the same block made again from the same state calls the same contracts in the same order.
+ */
 function dueRowsStatement(): string {
   const [every, limit] = [DELAYED.column('everyBlock'), DELAYED.column('limit')];
   return `SELECT ${DUE_ROW} FROM ${DELAYED.name}

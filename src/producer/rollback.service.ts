@@ -47,12 +47,12 @@ const QUEUE = new EntityTable(TransactionEntity);
 const TIP_ROW = TIP.select('blockId');
 const TIP_HEIGHT = `SELECT ${TIP_ROW} FROM ${TIP.name} LIMIT 1 FOR UPDATE`;
 const BLOCK_DATA = `SELECT ${BLOCKS.select('data')} FROM ${BLOCKS.name} WHERE ${BLOCKS.column('id')} = $1`;
-/** Block $1's rows that go with it, each table's by the column that names the block. */
-const JOURNAL_GONE = blockRowsGone(RollbackTxEntity, 'blockId');
-const OUTPUTS_MADE_GONE = blockRowsGone(SpentInfoEntity, 'blockId');
-const LOG_GONE = blockRowsGone(LogTransactionEntity, 'block');
-const CONFIRMATIONS_GONE = blockRowsGone(ConfirmationEntity, 'blockId');
-const BLOCK_GONE = blockRowsGone(BlockEntity, 'id');
+// Block $1's rows that go with it, each table's by the column that names the block.
+const JOURNAL_GONE = blockRowsGone(new EntityTable(RollbackTxEntity), 'blockId');
+const OUTPUTS_MADE_GONE = blockRowsGone(OUTPUTS, 'blockId');
+const LOG_GONE = blockRowsGone(new EntityTable(LogTransactionEntity), 'block');
+const CONFIRMATIONS_GONE = blockRowsGone(new EntityTable(ConfirmationEntity), 'blockId');
+const BLOCK_GONE = blockRowsGone(BLOCKS, 'id');
 /** Outputs spent by the transactions listed after it are unspent again. */
 const UNSPEND = `UPDATE ${OUTPUTS.name} SET ${OUTPUTS.assignments({ inputTxHash: 'NULL', inputIndex: 'NULL' })}
   WHERE ${OUTPUTS.column('inputTxHash')} IN`;
@@ -87,8 +87,7 @@ const TIP_BACK = `UPDATE ${TIP.name} AS "i" SET ${TIP.assignments({
 })}
   FROM ${BLOCKS.name} AS "b" WHERE ${BLOCKS.column('id', 'b')} = $1 RETURNING ${TIP.column('blockId', 'i')}`;
 
-function blockRowsGone<T>(entity: abstract new () => T, blockColumn: keyof T & string): string {
-  const table = new EntityTable(entity);
+function blockRowsGone<T>(table: EntityTable<T>, blockColumn: keyof T & string): string {
   return `DELETE FROM ${table.name} WHERE ${table.column(blockColumn)} = $1`;
 }
 

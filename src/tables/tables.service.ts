@@ -170,7 +170,11 @@ export class TablesService {
    * contract changes it: it is read once.
    */
   private isPrivateChain(): Promise<boolean> {
-    this.privateChain ??= this.parameters.isPrivateChain();
+    // A read that failed (the database down a moment) is not kept: the next request asks again.
+    this.privateChain ??= this.parameters.isPrivateChain().catch((error: unknown) => {
+      this.privateChain = undefined;
+      throw error;
+    });
     return this.privateChain;
   }
 
