@@ -93,6 +93,8 @@ export interface AppliedBlock {
 @Injectable()
 export class BlockReceiver {
   private readonly logger = new Logger('BlockReceiver');
+  /** The first block's time, ms, once read ({@link slotClockStart}). */
+  private firstBlockMs?: number;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -206,12 +208,19 @@ export class BlockReceiver {
     } catch (error) {
       throw refuse((error as Error).message);
     }
-    const first = await sql.one<Pick<BlockEntity, 'time'>>(FIRST_BLOCK_TIME);
     return {
-      startMs: Number(first?.time ?? 0) * 1000,
+      startMs: await this.slotClockStart(sql),
       nodes: active.length,
       slotMs: agreedSlotMs(slotLengthMs(values, this.config.blockSlotMs), active.length),
     };
+  }
+
+  /** Where the slot clock starts: the first block's time, read once (it never changes once written). */
+  private async slotClockStart(sql: Sql): Promise<number> {
+    if (this.firstBlockMs !== undefined) return this.firstBlockMs;
+    const first = await sql.one<Pick<BlockEntity, 'time'>>(FIRST_BLOCK_TIME);
+    if (!first) return 0;
+    return (this.firstBlockMs = Number(first.time) * 1000);
   }
 
   /**
