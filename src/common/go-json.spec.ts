@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goJsonStringify } from './go-json';
+import { goJsonStringify, keepGoJson } from './go-json';
 
 describe('goJsonStringify', () => {
   it('writes 64-bit integers exactly', () => {
@@ -24,6 +24,18 @@ describe('goJsonStringify', () => {
     expect(goJsonStringify({ z: map, skipped: undefined, bytes: new Uint8Array([1, 2, 255]) })).toBe(
       '{"z":{"b":1,"a":[true,null]},"bytes":"AQL/"}',
     );
+  });
+
+  it('writes a kept value once and reuses its text, which no member lists', () => {
+    const page = keepGoJson({ count: 2n, list: [{ id: '1' }, new Map([['name', '<b>']])] });
+    const text = goJsonStringify(page);
+    expect(text).toBe('{"count":2,"list":[{"id":"1"},{"name":"\\u003cb\\u003e"}]}');
+    expect(Object.keys(page)).toEqual(['count', 'list']);
+    // A kept value never changes; were it changed, the text first written would still be answered.
+    page.count = 3n;
+    expect(goJsonStringify({ value: page })).toBe(`{"value":${text}}`);
+    expect(keepGoJson('text')).toBe('text');
+    expect(goJsonStringify(keepGoJson(Object.freeze({ a: 1 })))).toBe('{"a":1}');
   });
 
   it('refuses values JSON cannot hold', () => {

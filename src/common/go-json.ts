@@ -10,6 +10,27 @@ export function goJsonStringify(value: unknown): string {
   return out.join('');
 }
 
+/**
+ * Marks an object as never changing again, so that its JSON text is written once and reused: for an answer
+ * many requests share until the chain changes (writing a page of rows was a tenth of such a request's
+ * CPU). The text is kept on the object, in a hidden `toGoJson`, and goes when the object goes.
+ */
+export function keepGoJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || !Object.isExtensible(value)) return value;
+  let text: string | undefined;
+  Object.defineProperty(value, 'toGoJson', {
+    value: () => {
+      if (text === undefined) {
+        const out: string[] = [];
+        writeObject(value, out);
+        text = out.join('');
+      }
+      return text;
+    },
+  });
+  return value;
+}
+
 // Characters Go escapes inside strings, besides `"` and `\`.
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
@@ -62,9 +83,14 @@ function write(value: unknown, out: string[]): void {
     default:
       throw new TypeError(`JSON cannot hold a ${typeof value}`);
   }
-  if (value === null) {
-    out.push('null');
-  } else if (Array.isArray(value)) {
+  if (value === null) out.push('null');
+  else if (typeof (value as { toGoJson?: unknown }).toGoJson === 'function') {
+    out.push((value as { toGoJson(): string }).toGoJson());
+  } else writeObject(value, out);
+}
+
+function writeObject(value: object, out: string[]): void {
+  if (Array.isArray(value)) {
     out.push('[');
     value.forEach((item, index) => {
       if (index > 0) out.push(',');
@@ -75,10 +101,8 @@ function write(value: unknown, out: string[]): void {
     out.push('"', Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64'), '"');
   } else if (value instanceof Map) {
     writeEntries(value.entries(), out);
-  } else if (typeof (value as { toGoJson?: unknown }).toGoJson === 'function') {
-    out.push((value as { toGoJson(): string }).toGoJson());
   } else {
-    writeEntries(Object.entries(value as object), out);
+    writeEntries(Object.entries(value), out);
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ChainEvents } from '../chain/chain-events';
 import { ChainMemo, memoKey } from '../chain/chain-memo';
 import { ApiError } from '../common/api-error';
+import { keepGoJson } from '../common/go-json';
 import { jsonObject } from '../common/json-object';
 import { rowKeyOf } from '../contract-host/journal';
 import { ContractsService } from '../contracts/contracts.service';
@@ -152,7 +153,8 @@ export class TablesService {
   }
 
   private answer<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.answers.get(key, load) as Promise<T>;
+    // Shared by every request that asks the same until the chain changes: its JSON is written once.
+    return this.answers.get(key, async () => keepGoJson(await load())) as Promise<T>;
   }
 
   private columnsOf(physical: string): Promise<Map<string, ColumnInfo> | null> {
