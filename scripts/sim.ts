@@ -5,6 +5,7 @@
  *
  * Exit 0 when every invariant held, 1 (with the seed and the step) when one broke, 2 on a bad option.
  */
+import { parseArgs } from 'node:util';
 import { FAULT_DESCRIPTIONS, FAULT_KINDS, type FaultKind, simulate } from '../src/consensus/simulator';
 
 const USAGE = `usage: npm run sim -- [options]
@@ -31,21 +32,24 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function integer(name: string, value: string | undefined): number {
+/** A whole-number option's value (`fallback` when absent), at least `least`. */
+function integer(name: string, value: string | undefined, fallback: number, least = 0): number {
+  if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (value === undefined || !Number.isInteger(parsed) || parsed < 0) fail(`${name} needs a whole number`);
+  if (!Number.isInteger(parsed) || parsed < 0) fail(`--${name} needs a whole number`);
+  if (parsed < least) fail(`--${name} needs at least ${least}`);
   return parsed;
 }
 
+/** An option that names one of `allowed` (the first when absent). */
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
-  if (!(allowed as readonly (string | undefined)[]).includes(value))
-    fail(`${name} is ${allowed.join(' or ')}`);
+  if (value === undefined) return allowed[0];
+  if (!(allowed as readonly string[]).includes(value)) fail(`--${name} is ${allowed.join(' or ')}`);
   return value as T;
 }
 
 function parseFaults(value: string | undefined): FaultKind[] {
-  if (value === undefined) fail('--faults needs a list');
-  if (value === 'all') return [...FAULT_KINDS];
+  if (value === undefined || value === 'all') return [...FAULT_KINDS];
   if (value === 'none') return [];
   const kinds = value.split(',').filter((kind) => kind.length > 0);
   for (const kind of kinds) {
@@ -54,74 +58,48 @@ function parseFaults(value: string | undefined): FaultKind[] {
   return kinds as FaultKind[];
 }
 
+const TEXT = { type: 'string' } as const;
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+  nodes: TEXT,
+  seed: TEXT,
+  slots: TEXT,
+  faults: TEXT,
+  'fork-choice': TEXT,
+  'tx-per-slot': TEXT,
+  propagation: TEXT,
+  'mesh-degree': TEXT,
+  votes: TEXT,
+  collectors: TEXT,
+  'relay-ms': TEXT,
+  'status-peers': TEXT,
+} as const;
+
 function main(): void {
-  const args = process.argv.slice(2);
-  let nodes = 7;
-  let seed = 1;
-  let slots = 300;
-  let faults: FaultKind[] = [...FAULT_KINDS];
-  let forkChoice: 'votes' | 'longest' = 'votes';
-  let txPerSlot = 20;
-  let propagation: 'direct' | 'gossip' = 'direct';
-  let meshDegree = 8;
-  let voteRouting: 'all' | 'collectors' = 'all';
-  let collectors = 2;
-  let relayMs = 100;
-  let statusPeers = 0;
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const option = args[i];
-    switch (option) {
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        return;
-      case '--nodes':
-        nodes = integer(option, args[++i]);
-        if (nodes < 1) fail('--nodes needs at least 1');
-        break;
-      case '--seed':
-        seed = integer(option, args[++i]);
-        break;
-      case '--slots':
-        slots = integer(option, args[++i]);
-        break;
-      case '--faults':
-        faults = parseFaults(args[++i]);
-        break;
-      case '--fork-choice':
-        forkChoice = oneOf(option, args[++i], ['votes', 'longest']);
-        break;
-      case '--tx-per-slot':
-        txPerSlot = integer(option, args[++i]);
-        break;
-      case '--propagation':
-        propagation = oneOf(option, args[++i], ['direct', 'gossip']);
-        break;
-      case '--mesh-degree':
-        meshDegree = integer(option, args[++i]);
-        if (meshDegree < 2) fail('--mesh-degree needs at least 2');
-        break;
-      case '--votes':
-        voteRouting = oneOf(option, args[++i], ['all', 'collectors']);
-        break;
-      case '--collectors':
-        collectors = integer(option, args[++i]);
-        if (collectors < 1) fail('--collectors needs at least 1');
-        break;
-      case '--relay-ms':
-        relayMs = integer(option, args[++i]);
-        break;
-      case '--status-peers':
-        statusPeers = integer(option, args[++i]);
-        break;
-      case '--json':
-        json = true;
-        break;
-      default:
-        fail(`unknown option: ${option}`);
-    }
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: process.argv.slice(2), options: OPTIONS, strict: true }));
+  } catch (error) {
+    fail((error as Error).message);
   }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const nodes = integer('nodes', values.nodes, 7, 1);
+  const seed = integer('seed', values.seed, 1);
+  const slots = integer('slots', values.slots, 300);
+  const faults = parseFaults(values.faults);
+  const forkChoice = oneOf('fork-choice', values['fork-choice'], ['votes', 'longest'] as const);
+  const txPerSlot = integer('tx-per-slot', values['tx-per-slot'], 20);
+  const propagation = oneOf('propagation', values.propagation, ['direct', 'gossip'] as const);
+  const meshDegree = integer('mesh-degree', values['mesh-degree'], 8, 2);
+  const voteRouting = oneOf('votes', values.votes, ['all', 'collectors'] as const);
+  const collectors = integer('collectors', values.collectors, 2, 1);
+  const relayMs = integer('relay-ms', values['relay-ms'], 100);
+  const statusPeers = integer('status-peers', values['status-peers'], 0);
+  const json = values.json === true;
   const started = Date.now();
   const summary = simulate({
     nodes,
