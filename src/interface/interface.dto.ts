@@ -23,22 +23,12 @@ export class SectionsForm {
   lang?: string;
 }
 
-/** `getSections {limit?, offset?, lang?}`, one object. */
-export class SectionsParams {
+/** `getSections {limit?, offset?, lang?}`, one object: the form's members, with a smaller page. */
+export class SectionsParams extends SectionsForm {
   @IsOptional()
   @IsInt64()
   @Describe('sections per page (0 or absent: 25, at most 100)')
-  limit?: bigint;
-
-  @IsOptional()
-  @IsInt64()
-  @Describe(OFFSET)
-  offset?: bigint;
-
-  @IsOptional()
-  @IsString()
-  @Describe(LANG)
-  lang?: string;
+  declare limit?: bigint;
 }
 
 /** `GET interface/page/:name`, `interface/menu/:name`, `interface/snippet/:name`. */

@@ -40,11 +40,11 @@ export class MenuForm {
   lang?: string;
 }
 
-/** `POST content/hash/:name`: its answer is the hash of what an anonymous content/page would answer. */
-export class PageHashForm {
-  @TextInPath(PAGE_NAME)
-  name!: string;
-
+/**
+ * The values an anonymous render looks at (`POST content/hash/:name` and `POST content`): the language,
+ * and the ecosystem, key and role it renders as.
+ */
+class AnonymousRenderForm {
   @Lang()
   lang?: string;
 
@@ -58,11 +58,17 @@ export class PageHashForm {
   roleID?: string;
 }
 
+/** `POST content/hash/:name`: its answer is the hash of what an anonymous content/page would answer. */
+export class PageHashForm extends AnonymousRenderForm {
+  @TextInPath(PAGE_NAME)
+  name!: string;
+}
+
 /**
  * `POST content`. The template is not required to read the form: the service refuses an empty one with
  * its own text ("Empty template"), as the reference does (the old description marked it required).
  */
-export class ContentForm {
+export class ContentForm extends AnonymousRenderForm {
   @OptionalText('the template')
   template?: string;
 
@@ -70,18 +76,6 @@ export class ContentForm {
   @IsBoolean()
   @Describe('true or 1: source mode (nothing run, nothing read)')
   source?: boolean;
-
-  @Lang()
-  lang?: string;
-
-  @AnonymousEcosystem()
-  ecosystem?: string;
-
-  @AnonymousKeyId()
-  keyID?: string;
-
-  @AnonymousRoleId()
-  roleID?: string;
 }
 
 /** `GET page/validators_count/:name`. */

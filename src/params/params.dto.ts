@@ -19,13 +19,10 @@ export class PlatformParametersForm {
   names?: string;
 }
 
-/** `GET ecosystemparams`. */
-export class EcosystemParametersForm {
+/** `GET ecosystemparams`: the platform's form, of an ecosystem. */
+export class EcosystemParametersForm extends PlatformParametersForm {
   @OptionalEcosystem()
   ecosystem?: bigint;
-
-  @OptionalNames()
-  names?: string;
 }
 
 /** `GET ecosystemparam/:name`. */
@@ -38,20 +35,15 @@ export class EcosystemParameterForm {
 }
 
 /**
- * `GET appparams/:appid`. The id stays text: the answer's `app_id` is the path text exactly as sent, as
- * the reference answers it; the handler reads the number leniently.
+ * `GET appparams/:appid`: the ecosystem's form, of an application. The id stays text: the answer's
+ * `app_id` is the path text exactly as sent, as the reference answers it; the handler reads the number
+ * leniently.
  */
-export class AppParametersForm {
+export class AppParametersForm extends EcosystemParametersForm {
   @FromPath()
   @IsString()
   @Describe('application id')
   appid!: string;
-
-  @OptionalEcosystem()
-  ecosystem?: bigint;
-
-  @OptionalNames()
-  names?: string;
 }
 
 /** `GET appparam/:appid/:name`. */
@@ -87,37 +79,16 @@ export class PlatformParametersParams {
   limit?: bigint;
 }
 
-/** `getEcosystemParams [ecosystem] [names] [offset] [limit]`. */
-export class EcosystemParametersParams {
+/** `getEcosystemParams [ecosystem] [names] [offset] [limit]`: the platform's call, of an ecosystem. */
+export class EcosystemParametersParams extends PlatformParametersParams {
   @OptionalEcosystem()
   ecosystem?: bigint;
-
-  @OptionalNames()
-  names?: string;
-
-  @OptionalOffset()
-  offset?: bigint;
-
-  @OptionalLimit()
-  limit?: bigint;
 }
 
-/** `appParams appId [ecosystem] [names] [offset] [limit]`. */
-export class AppParametersParams {
+/** `appParams appId [ecosystem] [names] [offset] [limit]`: the ecosystem's call, of an application. */
+export class AppParametersParams extends EcosystemParametersParams {
   @AppId()
   appId!: bigint;
-
-  @OptionalEcosystem()
-  ecosystem?: bigint;
-
-  @OptionalNames()
-  names?: string;
-
-  @OptionalOffset()
-  offset?: bigint;
-
-  @OptionalLimit()
-  limit?: bigint;
 }
 
 /** `getAppContent appId`: an application of the session ecosystem. */

@@ -51,20 +51,8 @@ export class ListForm {
   columns?: string;
 }
 
-/** `listWhere/:name` and `nodelistWhere/:name`, GET and POST. */
-export class ListWhereForm {
-  @TableNameInPath()
-  name!: string;
-
-  @OptionalInt64(LIMIT)
-  limit?: bigint;
-
-  @OptionalInt64(OFFSET)
-  offset?: bigint;
-
-  @OptionalText(COLUMNS)
-  columns?: string;
-
+/** `listWhere/:name` and `nodelistWhere/:name`, GET and POST: list's form, with a condition and an order. */
+export class ListWhereForm extends ListForm {
   @OptionalText(WHERE_TEXT)
   where?: string;
 

@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { OptionalInt64 } from './common-fields';
 import {
   Describe,
   dtoFailures,
@@ -179,14 +180,16 @@ describe('the compiled DTO validator', () => {
           const failures = dtoFailures(dto, instance);
           const errors = await validate(instance);
           // The same fields fail, and for each the constraint the compiled check names is among
-          // class-validator's; the validator the node runs stops at the first of them.
-          expect(
-            failures.map((failure) => failure.property),
-            dto.name,
-          ).toEqual(errors.map((error) => error.property));
-          failures.forEach((failure, index) =>
-            expect(Object.keys(errors[index].constraints ?? {})).toContain(failure.constraint),
+          // class-validator's; the validator the node runs stops at the first of them. The order is the
+          // node's own (`fieldOrder`): class-validator's differs for a DTO that extends one that extends.
+          const constraintsOf = new Map(
+            errors.map((error) => [error.property, Object.keys(error.constraints ?? {})]),
           );
+          expect(failures.map((failure) => failure.property).sort(), dto.name).toEqual(
+            [...constraintsOf.keys()].sort(),
+          );
+          for (const failure of failures)
+            expect(constraintsOf.get(failure.property)).toContain(failure.constraint);
           expect(fast(instance)).toEqual(failures[0]);
         }),
         { numRuns: 300 },
@@ -208,6 +211,51 @@ describe('the compiled DTO validator', () => {
     }
     expect(() => dtoFields(Untyped)).toThrow(/exactly one type decorator/);
     expect(() => dtoFields(TwoTypes)).toThrow(/exactly one type decorator/);
+  });
+
+  it("orders an extending DTO's own fields first, then its parent's, and a field declared again takes its new place and checks", () => {
+    class Page {
+      @OptionalInt64('rows to skip')
+      offset?: bigint;
+
+      @OptionalInt64('rows per page, at most 1000')
+      limit?: bigint;
+    }
+    class NamedPage extends Page {
+      @IsString()
+      @Describe('a name')
+      name!: string;
+    }
+    class SmallNamedPage extends NamedPage {
+      @IsOptional()
+      @MaxInt64(100n)
+      @IsInt64()
+      @Describe('rows per page, at most 100')
+      declare limit?: bigint;
+
+      @IsOptional()
+      @IsBoolean()
+      @Describe('a flag')
+      flag?: boolean;
+    }
+    const described = (dto: DtoClass) => dtoFields(dto).map((field) => [field.name, field.description]);
+    expect(described(NamedPage)).toEqual([
+      ['name', 'a name'],
+      ['offset', 'rows to skip'],
+      ['limit', 'rows per page, at most 1000'],
+    ]);
+    expect(described(SmallNamedPage)).toEqual([
+      ['limit', 'rows per page, at most 100'],
+      ['flag', 'a flag'],
+      ['name', 'a name'],
+      ['offset', 'rows to skip'],
+    ]);
+    const tooMany = Object.assign(new SmallNamedPage(), { name: 'a', limit: 500n });
+    expect(dtoValidator(SmallNamedPage)(tooMany)?.constraint).toBe('maxInt64');
+    expect(dtoValidator(NamedPage)(Object.assign(new NamedPage(), tooMany))).toBeUndefined();
+    expect(dtoValidator(SmallNamedPage)(Object.assign(new SmallNamedPage(), { limit: 5n }))?.property).toBe(
+      'name',
+    );
   });
 
   it('names the failing field and the constraint', () => {

@@ -132,17 +132,31 @@ export type DtoClass<T extends object = object> = new () => T;
 
 const fieldsCache = new WeakMap<DtoClass, readonly DtoField[]>();
 
-/** The fields of a DTO class in declaration order, read once. Throws on a field it could not read or check. */
+/**
+ * The order of a DTO's fields: its own in declaration order, then its parent's the same way, and so up.
+ * A DTO that adds a value to another extends it, and the added value comes first, as the reference's
+ * positional calls have it (`appParams appId [ecosystem] …` over `ecosystemParams [ecosystem] …`). A field a
+ * class declares again (to describe it otherwise) keeps the subclass's place and declarations.
+ */
+function fieldOrder(dto: DtoClass, metadata: readonly ValidationMetadata[]): string[] {
+  const order: string[] = [];
+  for (let owner: unknown = dto; typeof owner === 'function' && owner !== Function.prototype;) {
+    for (const meta of metadata)
+      if (meta.target === owner && !order.includes(meta.propertyName)) order.push(meta.propertyName);
+    owner = Object.getPrototypeOf(owner);
+  }
+  return order;
+}
+
+/** The fields of a DTO class in `fieldOrder`, read once. Throws on a field it could not read or check. */
 export function dtoFields(dto: DtoClass): readonly DtoField[] {
   const cached = fieldsCache.get(dto);
   if (cached) return cached;
+  // class-validator's metadata of a subclass: its own declarations, then those it inherits and does not
+  // declare again (a redeclared field's inherited type and constraints give way to its own).
   const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
-  const byName = new Map<string, ValidationMetadata[]>();
-  for (const meta of metadata) {
-    const list = byName.get(meta.propertyName) ?? [];
-    list.push(meta);
-    byName.set(meta.propertyName, list);
-  }
+  const byName = new Map<string, ValidationMetadata[]>(fieldOrder(dto, metadata).map((name) => [name, []]));
+  for (const meta of metadata) byName.get(meta.propertyName)!.push(meta);
   const fields = [...byName].map(([name, constraints]): DtoField => {
     const where = `${dto.name}.${name}`;
     for (const meta of constraints) {
