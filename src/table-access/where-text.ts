@@ -139,6 +139,7 @@ export function whereFromJson(value: unknown, depth = 0): Value {
  */
 export function parseOrderText(text: string | undefined): Value {
   if (text === undefined || text.trim() === '') return null;
+  if (!mayBeJson(text)) return text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -146,4 +147,17 @@ export function parseOrderText(text: string | undefined): Value {
     return text;
   }
   return whereFromJson(parsed);
+}
+
+/** JSON's own whitespace, around a text's value. */
+const JSON_SPACE = /^[ \t\n\r]*|[ \t\n\r]*$/g;
+
+/**
+ * Whether `JSON.parse` could read the text: false for what it would certainly refuse, such as a column
+ * list (`qty`, `name desc, id`), the usual order. Its refusal throws, and a thrown error (its stack) cost
+ * a sixteenth of a `listWhere` request.
+ */
+function mayBeJson(text: string): boolean {
+  const value = text.replace(JSON_SPACE, '');
+  return /^[{["\d-]/.test(value) || value === 'true' || value === 'false' || value === 'null';
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Value } from '../vm';
 import { TableError, type ColumnInfo } from './catalog';
@@ -178,6 +179,44 @@ describe('orderClause', () => {
     expect(orderClause(parseOrderText('{"amount":"-1","id":1}'), COLUMNS)).toBe('"amount" DESC, "id" ASC');
     expect(orderClause(parseOrderText('name desc, id'), COLUMNS)).toBe('"name" DESC, "id" ASC');
     expect(orderClause(parseOrderText(undefined), COLUMNS)).toBe('"id" ASC');
+  });
+
+  it('reads an order as JSON exactly when JSON.parse can, without trying it on a column list', () => {
+    const byTrying = (text: string): unknown => {
+      if (text.trim() === '') return null;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return text;
+      }
+      return whereFromJson(parsed);
+    };
+    const space = fc.constantFrom('', ' ', '\t', '\n', '\r', '\u00a0', '\v');
+    const core = fc.oneof(
+      fc.json({ maxDepth: 2 }),
+      fc.string(),
+      fc.constantFrom(
+        'true',
+        'false',
+        'null',
+        'truex',
+        'nul',
+        '-',
+        '-1',
+        '1e2',
+        '01',
+        'name desc, id',
+        'qty',
+      ),
+    );
+    fc.assert(
+      fc.property(space, core, space, (before, text, after) => {
+        const order = before + text + after;
+        expect(parseOrderText(order)).toEqual(byTrying(order));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('refuses unknown columns and anything spliced after a name', () => {
