@@ -8,7 +8,7 @@ import { ContractInfoParams, ContractPath, ContractsPageForm, ContractsPageParam
 import { ContractsService, type ContractRow } from './contracts.service';
 import { NodeCrypto } from '../chain/node-crypto.service';
 import { ApiRoute } from '../api-docs/api-route.decorator';
-import { schema as s } from '../api-docs/schema';
+import { CONTRACT_INFO, CONTRACTS_PAGE, type ContractsPage } from './contracts.answers';
 
 /** List entries: every value a string, members in sorted order (the reference writes a Go map). */
 function listEntry(row: ContractRow, address: string) {
@@ -36,7 +36,7 @@ async function contractsPage(
   offset: bigint | undefined,
   limit: bigint | undefined,
   maxLimit: bigint,
-) {
+): Promise<ContractsPage> {
   const start = offset !== undefined && offset > 0n ? offset : 0n;
   let size = limit ?? 0n;
   if (size <= 0n) size = 25n;
@@ -47,28 +47,6 @@ async function contractsPage(
     list: rows.length > 0 ? rows.map((row) => listEntry(row, crypto.address(BigInt(row.wallet_id)))) : null,
   };
 }
-
-const CONTRACT_INFO = s.object({
-  id: s.integer('contract id as transactions name it'),
-  state: s.integer('ecosystem'),
-  tableid: s.decimalString(),
-  walletid: s.decimalString(),
-  tokenid: s.decimalString(),
-  address: s.string(),
-  fields: s.array(s.object({ name: s.string(), type: s.string(), optional: s.boolean() })),
-  name: s.string('@<ecosystem>Name'),
-  app_id: s.integer(),
-  ecosystem: s.integer(),
-  conditions: s.string(),
-});
-const CONTRACTS_PAGE = s.object({
-  count: s.integer('how many contracts the ecosystem has'),
-  list: s.nullable(
-    s.array(
-      s.map(s.string(), 'address, app_id, conditions, ecosystem_id, id, name, token_id, value, wallet_id'),
-    ),
-  ),
-});
 
 @Controller('api/v2')
 export class ContractsController {

@@ -1,4 +1,5 @@
 import { schema as s, type ValueOf } from '../api-docs/schema';
+import { NOTIFICATION_COUNT } from '../notify/notify.answers';
 
 /**
  * The answers of the ecosystem domain, each declared once as its schema: the API description shows it, and
@@ -12,7 +13,7 @@ export const KEY_ECOSYSTEM = s.object(
     name: s.string(),
     digits: s.integer(),
     roles: s.array(s.object({ id: s.string(), name: s.string() })),
-    notifications: s.array(s.object({ role_id: s.string(), count: s.integer() })),
+    notifications: s.array(NOTIFICATION_COUNT),
   },
   { optional: ['roles', 'notifications'] },
 );

@@ -1,9 +1,9 @@
 import { schema as s, type ValueOf } from '../api-docs/schema';
 
 /**
- * The answers of the interface domain that the service gives as they are, each declared once as its
- * schema: the API description shows it, and the service takes its type from it (`ValueOf`). A page's and a
- * snippet's answers leave out empty members (Go's omitempty) and rename one: the api file shapes them.
+ * The answers of the interface domain, each declared once as its schema: the API description shows it, and
+ * the code that makes the answer takes its type from it (`ValueOf`). A page's and a snippet's answers leave
+ * out empty members (Go's omitempty) and rename one: the api file shapes them from the rows.
  */
 
 /** `sections`: the ecosystem's visible sections, a page of them. */
@@ -29,3 +29,25 @@ export const MENU = s.object({
   conditions: s.string(),
 });
 export type MenuRow = ValueOf<typeof MENU>;
+
+/** `interface/page/:name`, `getPageRow`: a page's row, empty members left out. */
+export const PAGE = s.object(
+  {
+    id: s.integer(),
+    name: s.string(),
+    value: s.string('template source'),
+    menu: s.string(),
+    nodesCount: s.integer('validators needed'),
+    app_id: s.integer(),
+    conditions: s.string(),
+  },
+  { optional: ['id', 'name', 'value', 'menu', 'nodesCount', 'app_id', 'conditions'] },
+);
+export type PageAnswer = ValueOf<typeof PAGE>;
+
+/** `interface/snippet/:name`, `getSnippetRow`: a snippet's row, empty members left out. */
+export const SNIPPET = s.object(
+  { id: s.integer(), name: s.string(), value: s.string('template source'), conditions: s.string() },
+  { optional: ['id', 'name', 'value', 'conditions'] },
+);
+export type SnippetAnswer = ValueOf<typeof SNIPPET>;

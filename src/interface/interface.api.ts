@@ -1,6 +1,5 @@
 import { Controller, Get, Injectable, Req } from '@nestjs/common';
 import { ApiRoute } from '../api-docs/api-route.decorator';
-import { schema as s } from '../api-docs/schema';
 import type { ApiRequest } from '../http/api-request';
 import type { Caller } from '../common/caller';
 import { Form } from '../http/form';
@@ -8,25 +7,8 @@ import { Auth, CurrentCaller } from '../http/request-gates';
 import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { InterfaceRowParams, InterfaceRowPath, SectionsForm, SectionsParams } from './interface.dto';
-import { MENU, SECTIONS } from './interface.answers';
+import { MENU, PAGE, SECTIONS, SNIPPET, type PageAnswer, type SnippetAnswer } from './interface.answers';
 import { InterfaceService, type PageRow, type SnippetRow } from './interface.service';
-
-const PAGE = s.object(
-  {
-    id: s.integer(),
-    name: s.string(),
-    value: s.string('template source'),
-    menu: s.string(),
-    nodesCount: s.integer('validators needed'),
-    app_id: s.integer(),
-    conditions: s.string(),
-  },
-  { optional: ['id', 'name', 'value', 'menu', 'nodesCount', 'app_id', 'conditions'] },
-);
-const SNIPPET = s.object(
-  { id: s.integer(), name: s.string(), value: s.string('template source'), conditions: s.string() },
-  { optional: ['id', 'name', 'value', 'conditions'] },
-);
 
 /** limit 0 or absent → 25 (interface document), at most `max`; offset below 0 → 0. */
 function window(offset: bigint | undefined, limit: bigint | undefined, max: bigint) {
@@ -43,7 +25,7 @@ function omitEmpty<T extends Record<string, unknown>>(object: T): Partial<T> {
   ) as Partial<T>;
 }
 
-const pageRow = (row: PageRow) =>
+const pageRow = (row: PageRow): PageAnswer =>
   omitEmpty({
     id: row.id,
     name: row.name,
@@ -54,7 +36,7 @@ const pageRow = (row: PageRow) =>
     conditions: row.conditions,
   });
 
-const snippetRow = (row: SnippetRow) =>
+const snippetRow = (row: SnippetRow): SnippetAnswer =>
   omitEmpty({ id: row.id, name: row.name, value: row.value, conditions: row.conditions });
 
 @Controller('api/v2')

@@ -11,6 +11,7 @@ import { NotificationPublisher } from '../notify/notification-publisher.service'
 import { RpcError } from '../rpc/rpc-error';
 import type { RpcConnection } from '../rpc/rpc-registry.service';
 import { TxService } from '../tx/tx.service';
+import type { NewBlockPush } from './live.answers';
 
 export type SubscriptionKind = 'newBlocks' | 'txStatus' | 'notifications';
 export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['newBlocks', 'txStatus', 'notifications'];
@@ -25,14 +26,6 @@ interface Subscription {
   waiting?: Set<string>;
   /** notifications: whose counts. */
   caller?: Caller;
-}
-
-/** What a `newBlocks` subscriber receives for each block. */
-export interface NewBlock {
-  block_id: number;
-  hash: string;
-  time: number;
-  tx_count: number;
 }
 
 /**
@@ -153,7 +146,7 @@ export class LiveSubscriptions implements OnModuleInit {
         [from.toString(), height.toString()],
       );
       for (const row of blocks) {
-        const block: NewBlock = {
+        const block: NewBlockPush = {
           block_id: Number(row.id),
           hash: asBuffer(row.hash).toString('hex'),
           time: Number(row.time),

@@ -3,18 +3,8 @@ import { schema as s } from '../api-docs/schema';
 import { BlockProducer } from '../producer/block-producer.service';
 import { RpcMethod } from '../rpc/rpc-method.decorator';
 import { IsolatePeersParams } from './network.dto';
+import { PEER } from './network.answers';
 import { NetworkService } from './network.service';
-
-const PEER = s.object({
-  position: s.nullable(s.integer()),
-  api_address: s.string(),
-  public_key: s.string(),
-  block_id: s.string(),
-  final_block_id: s.string(),
-  last_block_time: s.string(),
-  reachable: s.boolean(),
-  banned_until: s.string(),
-});
 
 @Injectable()
 export class NetworkRpc {

@@ -33,6 +33,7 @@ import { BlockEntity } from '../blocks/entities/block.entity';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { TxService } from '../tx/tx.service';
 import { CONTRACT_ID_OFFSET } from '../vm';
+import type { PeerView } from './network.answers';
 import { MAX_HASHES_PER_REQUEST, MAX_TXS_PER_REQUEST } from './network.dto';
 import { signRequest } from './node-auth';
 import { PeerClient, type BlockAnnouncement, type PeerStatus } from './peer-client';
@@ -63,19 +64,6 @@ export interface Peer {
   bannedUntilMs: number;
   /** Tests only: no request goes to it and none from it is taken. */
   isolated: boolean;
-}
-
-/** A peer as `net.peers` and the CLI show it. */
-export interface PeerView {
-  position: number | null;
-  api_address: string;
-  public_key: string;
-  block_id: string;
-  /** The highest final block it holds. */
-  final_block_id: string;
-  last_block_time: string;
-  reachable: boolean;
-  banned_until: string;
 }
 
 /**
@@ -242,7 +230,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     for (const [url, peer] of this.peers) if (peer.key === this.ownKey) this.peers.delete(url);
     this.metrics.peersSeen(
       (await this.views()).map((view) => ({
-        position: view.position,
+        position: view.position === null ? null : Number(view.position),
         height: BigInt(view.block_id),
         reachable: view.reachable,
         banned: view.banned_until !== '0',

@@ -4,17 +4,11 @@ import { ApiError } from '../common/api-error';
 import { DatabaseService } from '../database/database.service';
 import { PrometheusMetrics } from '../prometheus/prometheus-metrics';
 import { CentrifugoApi, type Publication } from './centrifugo-api';
+import type { NotificationStat } from './notify.answers';
 import { NotifyService } from './notify.service';
 
 /** Accounts whose open notifications changed, by ecosystem. */
 export type Recipients = Map<string, Set<string>>;
-
-/** One line of what a client's channel receives: the open notifications of one of its roles (0: its own). */
-export interface NotificationStat {
-  ecosystem: string;
-  role_id: string;
-  count: number;
-}
 
 const ATTEMPTS = 5;
 const FIRST_RETRY_MS = 250;

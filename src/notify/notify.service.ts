@@ -6,12 +6,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { NotificationEntity } from './entities';
 import { CentrifugoApi } from './centrifugo-api';
-
-/** Open notifications of one recipient: `role_id` "0" for those sent to the account itself. */
-export interface NotificationCount {
-  role_id: string;
-  count: number;
-}
+import type { NotificationCount } from './notify.answers';
 
 /**
  * Notifications: the notification service (Centrifugo) clients connect to, the connection token a login

@@ -1,19 +1,14 @@
 import WebSocket from 'ws';
+import type { NewBlockPush } from '../live/live.answers';
+import type { NotificationStat } from '../notify/notify.answers';
 import type { TxStatusAnswer } from './tx-status';
 import { parseExactJson } from './json';
 
 /** What a node pushes over its WebSocket (`ibax.subscribe`): new blocks, transaction outcomes, notification counts. */
 export type SubscriptionKind = 'newBlocks' | 'txStatus' | 'notifications';
 
-/** A `newBlocks` push: a block as it is added to the chain. */
-export interface NewBlockPush {
-  block_id: number;
-  /** Hex. */
-  hash: string;
-  /** Unix seconds. */
-  time: number;
-  tx_count: number;
-}
+/** A `newBlocks` push (declared where the node pushes it). */
+export type { NewBlockPush };
 
 /** A `txStatus` push: one transaction that reached a block (`blockid`) or failed (`errmsg`). */
 export interface TxStatusPush extends TxStatusAnswer {
@@ -22,11 +17,7 @@ export interface TxStatusPush extends TxStatusAnswer {
 }
 
 /** One line of a `notifications` push: the caller's open notifications of one of its roles (`"0"`: its own). */
-export interface NotificationCountPush {
-  ecosystem: string;
-  role_id: string;
-  count: number;
-}
+export type NotificationCountPush = NotificationStat;
 
 export interface PushOf {
   newBlocks: NewBlockPush;
