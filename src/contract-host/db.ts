@@ -40,7 +40,8 @@ import type { InsertCell, WriteBehind } from './write-behind';
 const DEFAULT_LIMIT = 25n;
 const MAX_LIMIT = 10_000n;
 
-async function openTable(ctx: BuiltinContext, name: Value) {
+/** The table a contract names (in its ecosystem unless it says another) and its columns; a panic if none. */
+export async function openTable(ctx: BuiltinContext, name: Value) {
   const host = hostOf(ctx);
   let table: ResolvedTable;
   try {

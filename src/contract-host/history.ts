@@ -1,9 +1,10 @@
 import { panic, valueCost, type BuiltinContext, type BuiltinDef, type Value } from '../vm';
-import { intArg, textArg } from './args';
+import { intArg } from './args';
+import { openTable } from './db';
 import { previousValueExpression, rowKeyOf } from './journal';
 import { allowed, columnReadCondition, requireAllowed, tablePermissions } from './permissions';
-import { ecosystemOf, hostOf } from './state';
-import { resolveTable, TableError, type ColumnInfo, type ResolvedTable } from '../table-access/catalog';
+import { hostOf } from './state';
+import type { ColumnInfo } from '../table-access/catalog';
 
 /**
  * GetHistory, GetHistoryRow: the former versions of a row, rebuilt from the rollback journal (which keeps,
@@ -25,15 +26,7 @@ interface JournalRecord {
 
 /** The table and the columns of it the caller may read (the reference checked neither). */
 async function readableTable(ctx: BuiltinContext, name: Value) {
-  const host = hostOf(ctx);
-  let table: ResolvedTable;
-  try {
-    table = resolveTable(textArg(name, 'table name'), ecosystemOf(ctx));
-  } catch (error) {
-    throw panic(error instanceof TableError ? error.message : String(error));
-  }
-  const columns = await host.catalog.columns(table.physical);
-  if (!columns) throw panic(`table ${table.name} has not been found`);
+  const { host, table, columns } = await openTable(ctx, name);
   const permissions = await tablePermissions(host, table);
   if (!permissions) return { host, table, columns: [...columns.values()] };
   if (permissions.read) await requireAllowed(ctx, permissions.read, 'table');
