@@ -192,7 +192,19 @@ describe('orderClause', () => {
       }
       return whereFromJson(parsed);
     };
-    const space = fc.constantFrom('', ' ', '\t', '\n', '\r', '\u00a0', '\v');
+    const space = fc.constantFrom(
+      '',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u00a0',
+      '\v',
+      '\f',
+      '\ufeff',
+      '\u2028',
+      '  \t\r\n',
+    );
     const core = fc.oneof(
       fc.json({ maxDepth: 2 }),
       fc.string(),
