@@ -181,13 +181,15 @@ describe('the compiled DTO validator', () => {
           const errors = await validate(instance);
           // The same fields fail, and for each the constraint the compiled check names is among
           // class-validator's; the validator the node runs stops at the first of them. The order is the
-          // node's own (`fieldOrder`): class-validator's differs for a DTO that extends one that extends.
+          // node's own (`fieldOrder`), class-validator's for a DTO that extends nothing (it differs for
+          // one that extends one that extends).
           const constraintsOf = new Map(
             errors.map((error) => [error.property, Object.keys(error.constraints ?? {})]),
           );
-          expect(failures.map((failure) => failure.property).sort(), dto.name).toEqual(
-            [...constraintsOf.keys()].sort(),
-          );
+          const failed = failures.map((failure) => failure.property);
+          if (Object.getPrototypeOf(dto) === Function.prototype)
+            expect(failed, dto.name).toEqual([...constraintsOf.keys()]);
+          else expect([...failed].sort(), dto.name).toEqual([...constraintsOf.keys()].sort());
           for (const failure of failures)
             expect(constraintsOf.get(failure.property)).toContain(failure.constraint);
           expect(fast(instance)).toEqual(failures[0]);

@@ -7,7 +7,8 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
  * says how the wire value is read), and constraints (`IsOptional`, `MaxLength`, `IsIn`, `MinInt64` …). This
  * file reads those declarations once per class, and compiles them into a plain function that checks a DTO
  * the way class-validator's `validate()` does, without its per-call metadata lookups and promises
- * (`dto-fields.spec.ts` checks that the two agree on generated inputs).
+ * (`dto-fields.spec.ts` checks that the two agree on generated inputs). The fields are checked in the
+ * node's own order (`fieldOrder`), which is class-validator's but for a DTO that extends one that extends.
  */
 
 /** How a field's wire value is read: its text in a form or path, its JSON value in a JSON-RPC call. */
@@ -136,7 +137,7 @@ const fieldsCache = new WeakMap<DtoClass, readonly DtoField[]>();
  * The order of a DTO's fields: its own in declaration order, then its parent's the same way, and so up.
  * A DTO that adds a value to another extends it, and the added value comes first, as the reference's
  * positional calls have it (`appParams appId [ecosystem] …` over `ecosystemParams [ecosystem] …`). A field a
- * class declares again (to describe it otherwise) keeps the subclass's place and declarations.
+ * subclass declares again with a class-validator decorator takes the subclass's place.
  */
 function fieldOrder(dto: DtoClass, metadata: readonly ValidationMetadata[]): string[] {
   const order: string[] = [];
@@ -152,8 +153,9 @@ function fieldOrder(dto: DtoClass, metadata: readonly ValidationMetadata[]): str
 export function dtoFields(dto: DtoClass): readonly DtoField[] {
   const cached = fieldsCache.get(dto);
   if (cached) return cached;
-  // class-validator's metadata of a subclass: its own declarations, then those it inherits and does not
-  // declare again (a redeclared field's inherited type and constraints give way to its own).
+  // class-validator's metadata of a subclass: its own declarations, then the inherited ones of a kind it
+  // does not declare again for the same field (a redeclared `IsInt64` replaces the parent's; a parent's
+  // `IsOptional` stays unless the subclass declares one too).
   const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   const byName = new Map<string, ValidationMetadata[]>(fieldOrder(dto, metadata).map((name) => [name, []]));
   for (const meta of metadata) byName.get(meta.propertyName)!.push(meta);
@@ -242,8 +244,9 @@ function fieldChecks(dto: DtoClass, naming: Naming): readonly FieldCheck[] {
 
 /**
  * The DTO's checks as one function, built once per class. It runs what class-validator's executor runs for
- * these declarations, in its order: a property whose condition (`IsOptional`, `ValidateIf`) says no is
- * skipped; otherwise every constraint's own `validate` is called (on each element for `each: true`).
+ * these declarations, field by field in `fieldOrder` and each field's in class-validator's order: a property
+ * whose condition (`IsOptional`, `ValidateIf`) says no is skipped; otherwise every constraint's own
+ * `validate` is called (on each element for `each: true`).
  */
 export function dtoValidator(dto: DtoClass, naming: Naming = 'property'): DtoValidator {
   const cache = cacheFor(validatorCache, naming);
@@ -261,7 +264,7 @@ export function dtoValidator(dto: DtoClass, naming: Naming = 'property'): DtoVal
   return validator;
 }
 
-/** Every field's first failure, in declaration order (what class-validator's `validate()` reports). */
+/** Every field's first failure, in `fieldOrder` (class-validator's `validate()` reports the same fields). */
 export function dtoFailures(dto: DtoClass, instance: object): DtoFailure[] {
   return fieldChecks(dto, 'property')
     .map((check) => check(instance as Record<string, unknown>))
