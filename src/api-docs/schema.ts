@@ -31,6 +31,8 @@ export const schema = {
    * node, and in a client reading it exactly beyond 2^53.
    */
   integer: (description?: string) => described<number | bigint>({ type: 'integer' }, description),
+  /** An integer the node holds as a JS number, far below 2^53 (a count, a position in a list). */
+  smallInteger: (description?: string) => described<number>({ type: 'integer' }, description),
   /** A 64-bit integer or an amount written as a decimal string. */
   decimalString: (description?: string) =>
     described<string>({ type: 'string', pattern: '^-?\\d+$' }, description),

@@ -19,7 +19,7 @@ export const CONTRACT_INFO = s.object({
   ecosystem: s.integer(),
   conditions: s.string(),
 });
-export type ContractInfo = ValueOf<typeof CONTRACT_INFO>;
+export type ContractInfoAnswer = ValueOf<typeof CONTRACT_INFO>;
 
 /** `contracts`, `getContracts`: a page of the ecosystem's contracts. */
 export const CONTRACTS_PAGE = s.object({

@@ -12,7 +12,7 @@ import {
   type Value,
   type VmFailure,
 } from '../vm';
-import type { ContractInfo } from './contracts.answers';
+import type { ContractInfoAnswer } from './contracts.answers';
 import { releaseMemory } from './release-memory';
 import {
   HOST_BUILTINS,
@@ -171,7 +171,7 @@ export class ContractsService implements OnModuleInit {
   }
 
   /** `GET /contract/{name}`: the compiled contract and its row. */
-  async info(name: string, ecosystem: bigint): Promise<ContractInfo> {
+  async info(name: string, ecosystem: bigint): Promise<ContractInfoAnswer> {
     const key = this.resolveName(name, ecosystem);
     const contract = this.vm.registry.getContract(key);
     if (!contract || !contract.meta.tableId) throw new ApiError('E_CONTRACT', name);

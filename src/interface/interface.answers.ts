@@ -43,11 +43,11 @@ export const PAGE = s.object(
   },
   { optional: ['id', 'name', 'value', 'menu', 'nodesCount', 'app_id', 'conditions'] },
 );
-export type PageAnswer = ValueOf<typeof PAGE>;
+export type PageRowAnswer = ValueOf<typeof PAGE>;
 
 /** `interface/snippet/:name`, `getSnippetRow`: a snippet's row, empty members left out. */
 export const SNIPPET = s.object(
   { id: s.integer(), name: s.string(), value: s.string('template source'), conditions: s.string() },
   { optional: ['id', 'name', 'value', 'conditions'] },
 );
-export type SnippetAnswer = ValueOf<typeof SNIPPET>;
+export type SnippetRowAnswer = ValueOf<typeof SNIPPET>;

@@ -7,7 +7,14 @@ import { Auth, CurrentCaller } from '../http/request-gates';
 import { RpcMethod, type RpcMethodOptions } from '../rpc/rpc-method.decorator';
 import type { RpcCallContext } from '../rpc/rpc-registry.service';
 import { InterfaceRowParams, InterfaceRowPath, SectionsForm, SectionsParams } from './interface.dto';
-import { MENU, PAGE, SECTIONS, SNIPPET, type PageAnswer, type SnippetAnswer } from './interface.answers';
+import {
+  MENU,
+  PAGE,
+  SECTIONS,
+  SNIPPET,
+  type PageRowAnswer,
+  type SnippetRowAnswer,
+} from './interface.answers';
 import { InterfaceService, type PageRow, type SnippetRow } from './interface.service';
 
 /** limit 0 or absent → 25 (interface document), at most `max`; offset below 0 → 0. */
@@ -25,7 +32,7 @@ function omitEmpty<T extends Record<string, unknown>>(object: T): Partial<T> {
   ) as Partial<T>;
 }
 
-const pageRow = (row: PageRow): PageAnswer =>
+const pageRow = (row: PageRow): PageRowAnswer =>
   omitEmpty({
     id: row.id,
     name: row.name,
@@ -36,7 +43,7 @@ const pageRow = (row: PageRow): PageAnswer =>
     conditions: row.conditions,
   });
 
-const snippetRow = (row: SnippetRow): SnippetAnswer =>
+const snippetRow = (row: SnippetRow): SnippetRowAnswer =>
   omitEmpty({ id: row.id, name: row.name, value: row.value, conditions: row.conditions });
 
 @Controller('api/v2')

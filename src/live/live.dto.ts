@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { schema as s } from '../api-docs/schema';
 import { Describe } from '../common/dto/dto-fields';
-import { SUBSCRIPTION_KINDS, type SubscriptionKind } from './subscriptions.service';
+import { SUBSCRIPTION_KINDS, type SubscriptionKind } from './live.answers';
 
 /** `subscribe [kind, hashes]`. */
 export class SubscribeParams {

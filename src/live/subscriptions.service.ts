@@ -11,10 +11,7 @@ import { NotificationPublisher } from '../notify/notification-publisher.service'
 import { RpcError } from '../rpc/rpc-error';
 import type { RpcConnection } from '../rpc/rpc-registry.service';
 import { TxService } from '../tx/tx.service';
-import type { NewBlockPush } from './live.answers';
-
-export type SubscriptionKind = 'newBlocks' | 'txStatus' | 'notifications';
-export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['newBlocks', 'txStatus', 'notifications'];
+import type { NewBlockPush, SubscriptionKind } from './live.answers';
 
 interface Subscription {
   id: string;

@@ -10,7 +10,7 @@ import { schema as s, type ValueOf } from '../api-docs/schema';
  * nodes, `final_block_id` the highest final block it holds.
  */
 export const PEER = s.object({
-  position: s.nullable(s.integer()),
+  position: s.nullable(s.smallInteger()),
   api_address: s.string(),
   public_key: s.string(),
   block_id: s.string(),

@@ -230,7 +230,7 @@ export class NetworkService implements OnApplicationBootstrap, OnApplicationShut
     for (const [url, peer] of this.peers) if (peer.key === this.ownKey) this.peers.delete(url);
     this.metrics.peersSeen(
       (await this.views()).map((view) => ({
-        position: view.position === null ? null : Number(view.position),
+        position: view.position,
         height: BigInt(view.block_id),
         reachable: view.reachable,
         banned: view.banned_until !== '0',

@@ -7,7 +7,7 @@ import { schema as s, type ValueOf } from '../api-docs/schema';
  */
 
 /** Open notifications of one recipient: `role_id` "0" for those sent to the account itself. */
-export const NOTIFICATION_COUNT = s.object({ role_id: s.string(), count: s.integer() });
+export const NOTIFICATION_COUNT = s.object({ role_id: s.string(), count: s.smallInteger() });
 export type NotificationCount = ValueOf<typeof NOTIFICATION_COUNT>;
 
 /**

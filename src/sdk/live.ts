@@ -1,11 +1,11 @@
 import WebSocket from 'ws';
-import type { NewBlockPush } from '../live/live.answers';
+import type { NewBlockPush, SubscriptionKind } from '../live/live.answers';
 import type { NotificationStat } from '../notify/notify.answers';
 import type { TxStatusAnswer } from './tx-status';
 import { parseExactJson } from './json';
 
 /** What a node pushes over its WebSocket (`ibax.subscribe`): new blocks, transaction outcomes, notification counts. */
-export type SubscriptionKind = 'newBlocks' | 'txStatus' | 'notifications';
+export type { SubscriptionKind };
 
 /** A `newBlocks` push (declared where the node pushes it). */
 export type { NewBlockPush };

@@ -1,13 +1,13 @@
 import { mp, type MsgMap, type MsgValue, type SmartTransaction } from '../chain/codec';
 import { signTransaction, smartTransaction, type SignedTransaction } from '../chain/tx-builder';
-import type { ContractInfo } from '../contracts/contracts.answers';
+import type { ContractInfoAnswer } from '../contracts/contracts.answers';
 import { keyIdFromPublicKey, parsePrivateKeyHex, stringToAddress, type Signer } from '../crypto';
 
 /** A contract's `data` field as `GET /contract/{name}` lists it. */
-export type ContractField = ContractInfo['fields'][number];
+export type ContractField = ContractInfoAnswer['fields'][number];
 
 /** What a contract call needs to know about its contract: of its description, the id (5000 + row id) as a number. */
-export type ContractDescription = Pick<ContractInfo, 'name' | 'fields'> & { id: number };
+export type ContractDescription = Pick<ContractInfoAnswer, 'name' | 'fields'> & { id: number };
 
 /** An argument as a user writes it: text (as on a command line or in a form) or a ready JS value. */
 export type ArgumentValue =
