@@ -11,7 +11,8 @@ import type { Expr } from '../vm/ast';
 import { intArg, textArg } from './args';
 import { allowed } from './permissions';
 import { ecosystemOf, effectiveStack, hostOf } from './state';
-import { resolveTable, TableError } from '../table-access/catalog';
+import { namedTable } from './db';
+import { resolveTable } from '../table-access/catalog';
 
 /** True while one of the named contracts is the one executing (the writer's, inside a permission check). */
 function contractAccess(ctx: BuiltinContext, ...names: Value[]): Value {
@@ -156,12 +157,7 @@ async function rowConditions(
   onlyConditions: Value = false,
 ): Promise<Value> {
   const host = hostOf(ctx);
-  let table;
-  try {
-    table = resolveTable(textArg(tableArg, 'table name'), ecosystemOf(ctx));
-  } catch (error) {
-    throw panic(error instanceof TableError ? error.message : String(error));
-  }
+  const table = namedTable(ctx, tableArg);
   const id = intArg(idArg, 'id');
   const params: unknown[] = [id.toString()];
   let where = '"id" = $1';

@@ -40,15 +40,19 @@ import type { InsertCell, WriteBehind } from './write-behind';
 const DEFAULT_LIMIT = 25n;
 const MAX_LIMIT = 10_000n;
 
-/** The table a contract names (in its ecosystem unless it says another) and its columns; a panic if none. */
-export async function openTable(ctx: BuiltinContext, name: Value) {
-  const host = hostOf(ctx);
-  let table: ResolvedTable;
+/** The table a contract names, in its ecosystem unless the name says another; a panic for a bad name. */
+export function namedTable(ctx: BuiltinContext, name: Value): ResolvedTable {
   try {
-    table = resolveTable(textArg(name, 'table name'), ecosystemOf(ctx));
+    return resolveTable(textArg(name, 'table name'), ecosystemOf(ctx));
   } catch (error) {
     throw panic(error instanceof TableError ? error.message : String(error));
   }
+}
+
+/** {@link namedTable} and its columns; a panic if the table does not exist. */
+export async function openTable(ctx: BuiltinContext, name: Value) {
+  const host = hostOf(ctx);
+  const table = namedTable(ctx, name);
   const columns = await host.catalog.columns(table.physical);
   if (!columns) throw panic(`table ${table.name} has not been found`);
   return { host, table, columns };
