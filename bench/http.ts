@@ -4,15 +4,24 @@
  * (the JIT's first seconds otherwise fall on whichever target comes first). ROUNDS interleaved rounds: in each,
  * every target right after its baseline — the hello-world (GET) for REST, a bare JSON-RPC echo through
  * `express.json()` for JSON-RPC — and the share is the target's over that baseline's; the median round is
- * reported with the range.
+ * reported with the range. Between the two, the same baseline answered by a bare NestJS application
+ * (`nest-hello-world.ts`): the floor the framework the node is built on sets. Each target's share of it is
+ * reported too, and NestJS's own share of bare Express.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:http
- *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1),
+ *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1, NestJS + 3),
  *   #        AGAINST=<another checkout> (its node against this one, in turn; on BENCH_PORT + 2),
  *   #        ONLY=<part of a route's name>
  */
 import autocannon from 'autocannon';
-import { cpuMs, freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
+import {
+  cpuMs,
+  freshDatabase,
+  sleep,
+  startHelloWorld,
+  startNestHelloWorld,
+  startNodeProcess,
+} from './support';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const DURATION_S = Number(process.env.DURATION_S ?? 5);
@@ -20,6 +29,7 @@ const WARMUP_S = Number(process.env.WARMUP_S ?? 2);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const NODE_PORT = Number(process.env.BENCH_PORT ?? 7392);
 const HELLO_PORT = NODE_PORT + 1;
+const NEST_PORT = NODE_PORT + 3;
 
 interface Target {
   name: string;
@@ -101,57 +111,77 @@ function routesOn(base: string): Target[] {
 async function main(): Promise<void> {
   if (process.env.AGAINST) return againstAnotherCheckout(process.env.AGAINST);
   const hello = startHelloWorld(HELLO_PORT);
+  const nest = startNestHelloWorld(NEST_PORT);
   const database = await freshDatabase();
   const node = await startNodeProcess({ port: NODE_PORT, databaseUrl: database.url });
   try {
     await sleep(500);
     const targets = targetsOn(node.url);
-    const baselines: Record<'hello' | 'echo', Target> = {
-      hello: { name: 'hello', url: `http://127.0.0.1:${HELLO_PORT}/` },
+    const nestUrl = `http://127.0.0.1:${NEST_PORT}/`;
+    const echoBody = JSON.stringify(rpc('ibax.maxBlockId'));
+    const helloUrl = `http://127.0.0.1:${HELLO_PORT}/`;
+    // What each share is of: bare Express, and the same answered by bare NestJS (the framework's floor).
+    const baselines: Record<'hello' | 'echo', { express: Target; nest: Target }> = {
+      hello: { express: { name: 'hello', url: helloUrl }, nest: { name: 'nest hello', url: nestUrl } },
       echo: {
-        name: 'echo',
-        url: `http://127.0.0.1:${HELLO_PORT}/`,
-        method: 'POST',
-        body: JSON.stringify(rpc('ibax.maxBlockId')),
+        express: { name: 'echo', url: helloUrl, method: 'POST', body: echoBody },
+        nest: { name: 'nest echo', url: nestUrl, method: 'POST', body: echoBody },
       },
     };
-    for (const target of [...Object.values(baselines), ...targets]) {
-      const pid = target.url.includes(`:${HELLO_PORT}/`) ? hello.pid! : node.process.pid!;
-      await measure(target, pid, WARMUP_S);
+    const pidOf = (target: Target) =>
+      target.url === nestUrl ? nest.pid! : target.url === helloUrl ? hello.pid! : node.process.pid!;
+    for (const target of [
+      ...Object.values(baselines).flatMap((pair) => [pair.express, pair.nest]),
+      ...targets,
+    ]) {
+      await measure(target, pidOf(target), WARMUP_S);
     }
-    const rounds = new Map<Target, { share: number; perSecond: number; cpuUs: number; base: number }[]>();
+    const rounds = new Map<Target, { share: number; ofNest: number; perSecond: number; cpuUs: number }[]>();
     const baseCpu: Record<string, number[]> = { hello: [], echo: [] };
+    const nestShares: Record<string, number[]> = { hello: [], echo: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         const kind = target.baseline ?? (target.method === 'POST' ? 'echo' : 'hello');
-        const base = await measure(baselines[kind], hello.pid!);
+        const base = await measure(baselines[kind].express, hello.pid!);
+        const floor = await measure(baselines[kind].nest, nest.pid!);
         const measured = await measure(target, node.process.pid!);
         baseCpu[kind].push(base.cpuUs);
+        nestShares[kind].push(floor.perSecond / base.perSecond);
         const list = rounds.get(target) ?? [];
-        list.push({ ...measured, share: measured.perSecond / base.perSecond, base: base.perSecond });
+        list.push({
+          ...measured,
+          share: measured.perSecond / base.perSecond,
+          ofNest: measured.perSecond / floor.perSecond,
+        });
         rounds.set(target, list);
       }
     }
     const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+    const pct = (share: number) => `${(100 * share).toFixed(0)} %`;
+    const spread = (values: number[]) => {
+      const sorted = [...values].sort((x, y) => x - y);
+      return `${pct(median(sorted))} (${pct(sorted[0])}–${pct(sorted[sorted.length - 1])})`;
+    };
     console.log(
-      `baselines, CPU per request: hello-world ${Math.round(median(baseCpu.hello))} µs, JSON-RPC echo ${Math.round(median(baseCpu.echo))} µs`,
+      `baselines, CPU per request: hello-world ${Math.round(median(baseCpu.hello))} µs, JSON-RPC echo ${Math.round(median(baseCpu.echo))} µs; ` +
+        `bare NestJS's share of bare Express: hello-world ${spread(nestShares.hello)}, echo ${spread(nestShares.echo)}`,
     );
     console.log(
-      '| route | requests/s (median round) | baseline requests/s | share (median; range) | node CPU per request | calls/s | target |',
+      '| route | requests/s (median round) | share of bare Express (median; range) | share of bare NestJS (median; range) | node CPU per request | calls/s | target |',
     );
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     for (const target of targets) {
       const list = [...rounds.get(target)!].sort((x, y) => x.share - y.share);
       const mid = list[Math.floor(list.length / 2)];
-      const pct = (share: number) => `${(100 * share).toFixed(0)} %`;
       const calls = target.calls ? Math.round(mid.perSecond * target.calls).toLocaleString('en') : '';
       console.log(
-        `| ${target.name} | ${Math.round(mid.perSecond).toLocaleString('en')} | ${Math.round(mid.base).toLocaleString('en')} | ` +
-          `${pct(mid.share)} (${pct(list[0].share)}–${pct(list[list.length - 1].share)}) | ${Math.round(mid.cpuUs)} µs | ${calls} | ${target.target ?? ''} |`,
+        `| ${target.name} | ${Math.round(mid.perSecond).toLocaleString('en')} | ${spread(list.map((r) => r.share))} | ` +
+          `${spread(list.map((r) => r.ofNest))} | ${Math.round(mid.cpuUs)} µs | ${calls} | ${target.target ?? ''} |`,
       );
     }
   } finally {
     hello.kill();
+    nest.kill();
     await node.stop();
     await database.drop();
   }

@@ -3,7 +3,9 @@
  * same run: `row`, `list` (25 rows), `listWhere`, `balance` (issue: data reads) and `content/page` of a
  * 200-element page with 3 DBFind calls (issue: pages). 8 concurrent connections (autocannon) per target,
  * DURATION_S each; the hello-world before and after, their mean the baseline. The data is made by real
- * transactions first. Also the page renderer alone, without HTTP or database (src/template, fixed data).
+ * transactions first. Also the page renderer alone, without HTTP or database (src/template, fixed data),
+ * and the same hello-world answered by a bare NestJS application (`nest-hello-world.ts`), before and after
+ * too: the floor the framework the node is built on sets; each read's share of it is reported as well.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:reads
  */
@@ -12,12 +14,20 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { IbaxClient, buildContractCall } from '../src/sdk';
 import { renderTemplate, renderTemplateJson } from '../src/template';
-import { cpuMs, freshDatabase, sleep, startHelloWorld, startNodeProcess } from './support';
+import {
+  cpuMs,
+  freshDatabase,
+  sleep,
+  startHelloWorld,
+  startNestHelloWorld,
+  startNodeProcess,
+} from './support';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
 const NODE_PORT = Number(process.env.BENCH_PORT ?? 7394);
 const HELLO_PORT = NODE_PORT + 1;
+const NEST_PORT = NODE_PORT + 2;
 const ROWS = 200;
 
 const ADD_ROWS = `contract BenchAddRows {
@@ -111,6 +121,7 @@ async function renderOnly(): Promise<{ pagesPerSecond: number; nodes: number }> 
 
 async function main(): Promise<void> {
   const hello = startHelloWorld(HELLO_PORT);
+  const nest = startNestHelloWorld(NEST_PORT);
   const database = await freshDatabase();
   const node = await startNodeProcess({
     port: NODE_PORT,
@@ -210,7 +221,10 @@ async function main(): Promise<void> {
         `menu tree ${JSON.stringify(parsed.menutree).length.toLocaleString('en')}`,
     );
     const helloUrl = `http://127.0.0.1:${HELLO_PORT}/`;
+    // The framework's floor, measured like the baseline (before and after): a bare NestJS hello-world.
+    const nestUrl = `http://127.0.0.1:${NEST_PORT}/`;
     const before = await measure(helloUrl, hello.pid!);
+    const nestBefore = await measure(nestUrl, nest.pid!);
     const results: { name: string; perSecond: number; cpuUs: number; target: string }[] = [];
     for (const target of targets) {
       // ONLY=<part of a name> measures that read alone (profiling).
@@ -218,18 +232,22 @@ async function main(): Promise<void> {
       const measured = await measure(target.options.url!, node.process.pid!, target.options);
       results.push({ name: target.name, ...measured, target: target.target });
     }
+    const nestAfter = await measure(nestUrl, nest.pid!);
     const after = await measure(helloUrl, hello.pid!);
     const baseline = (before.perSecond + after.perSecond) / 2;
+    const floor = (nestBefore.perSecond + nestAfter.perSecond) / 2;
+    const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
     console.log(
       `bare Express 5 hello-world: ${Math.round(before.perSecond)} / ${Math.round(after.perSecond)} requests/s, ` +
-        `${Math.round(before.cpuUs)} µs of CPU per request`,
+        `${Math.round(before.cpuUs)} µs of CPU per request; bare NestJS hello-world: ${Math.round(nestBefore.perSecond)} / ` +
+        `${Math.round(nestAfter.perSecond)} requests/s (${pct(floor / baseline)} of Express), ${Math.round(nestBefore.cpuUs)} µs`,
     );
-    console.log('| read | requests/s | of hello-world | node CPU per request | target |');
-    console.log('| --- | --- | --- | --- | --- |');
+    console.log('| read | requests/s | of hello-world | of bare NestJS | node CPU per request | target |');
+    console.log('| --- | --- | --- | --- | --- | --- |');
     for (const result of results) {
-      const share = ((100 * result.perSecond) / baseline).toFixed(0);
       console.log(
-        `| ${result.name} | ${Math.round(result.perSecond).toLocaleString('en')} | ${share} % | ${Math.round(result.cpuUs)} µs | ${result.target} |`,
+        `| ${result.name} | ${Math.round(result.perSecond).toLocaleString('en')} | ${pct(result.perSecond / baseline)} | ` +
+          `${pct(result.perSecond / floor)} | ${Math.round(result.cpuUs)} µs | ${result.target} |`,
       );
     }
     const rendered = await renderOnly();
@@ -238,6 +256,7 @@ async function main(): Promise<void> {
     );
   } finally {
     hello.kill();
+    nest.kill();
     await node.stop();
     await database.drop();
   }

@@ -26,6 +26,20 @@ app.listen(${port}, '127.0.0.1');
   return spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
 }
 
+/**
+ * The same hello-world and echo answered by a bare NestJS application (`nest-hello-world.ts`): the floor the
+ * framework the node is built on sets, measured beside bare Express.
+ */
+export function startNestHelloWorld(port: number): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(__dirname, 'nest-hello-world.ts'), String(port)],
+    {
+      stdio: 'ignore',
+    },
+  );
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function percentile(sorted: number[], p: number): number {

@@ -1,0 +1,56 @@
+/**
+ * The framework's own floor for `bench/http.ts` and `bench/reads.ts`: the same hello-world and JSON-RPC echo
+ * as bare Express's (`support.ts`), answered by a NestJS application on `@nestjs/platform-express` with
+ * nothing of the node's — no guard, interceptor, pipe or logger. As in bare Express, only the echo's route
+ * parses a body (`express.json()`, as a Nest middleware on that route); Nest's global body parsers are off,
+ * as they are in the node, which reads bodies itself. The node is a Nest application (the card asks for
+ * one), so what this costs beyond bare Express is a cost no change to the node can remove: its share of
+ * bare Express is the ceiling for the node's shares.
+ *
+ *   node -r @swc-node/register bench/nest-hello-world.ts <port>
+ */
+import 'reflect-metadata';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Module,
+  Post,
+  RequestMethod,
+  type MiddlewareConsumer,
+  type NestModule,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import express from 'express';
+
+@Controller()
+class HelloController {
+  @Get()
+  hello(): { hello: string } {
+    return { hello: 'world' };
+  }
+
+  @Post()
+  @HttpCode(200)
+  echo(@Body() body: { id?: unknown }): { jsonrpc: string; id: unknown; result: number } {
+    return { jsonrpc: '2.0', id: body.id, result: 1 };
+  }
+}
+
+@Module({ controllers: [HelloController] })
+class HelloModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(express.json()).forRoutes({ path: '/', method: RequestMethod.POST });
+  }
+}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(HelloModule, { logger: false, bodyParser: false });
+  await app.listen(Number(process.argv[2]), '127.0.0.1');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
