@@ -2,11 +2,10 @@
  * Request-path throughput against bare Express 5 in the same run (issue 28: reads close to bare Express). 8
  * concurrent connections (autocannon) per target, DURATION_S each, after WARMUP_S unmeasured on every target
  * (the JIT's first seconds otherwise fall on whichever target comes first). ROUNDS interleaved rounds: in each,
- * every target right after its baseline — the hello-world (GET) for REST, a bare JSON-RPC echo through
- * `express.json()` for JSON-RPC — and the share is the target's over that baseline's; the median round is
- * reported with the range. Between the two, the same baseline answered by a bare NestJS application
- * (`nest-hello-world.ts`): the floor the framework the node is built on sets. Each target's share of it is
- * reported too, and NestJS's own share of bare Express.
+ * every target right after its two baselines — bare Express's hello-world (GET) for REST or its JSON-RPC echo
+ * through `express.json()` for JSON-RPC, and the same answered by a bare NestJS application
+ * (`nest-hello-world.ts`), in an order that alternates by round — and the target's share of each is reported
+ * (the median round, with the range), with NestJS's own share of bare Express.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:http
  *   # knobs: CONNECTIONS (8), DURATION_S (5), WARMUP_S (2), ROUNDS (3), BENCH_PORT (7392; baselines + 1, NestJS + 3),
@@ -15,6 +14,7 @@
  */
 import autocannon from 'autocannon';
 import {
+  untilAnswering,
   cpuMs,
   freshDatabase,
   sleep,
@@ -43,12 +43,19 @@ interface Target {
   baseline?: 'hello' | 'echo';
 }
 
+interface Measured {
+  perSecond: number;
+  cpuUs: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+}
+
 /** Requests per second, and the CPU time the answering process spent per request (µs; robust to load). */
-async function measure(
-  target: Target,
-  pid: number,
-  durationS = DURATION_S,
-): Promise<{ perSecond: number; cpuUs: number }> {
+async function measure(target: Target, pid: number, durationS = DURATION_S): Promise<Measured> {
   const cpuBefore = cpuMs(pid);
   const result = await autocannon({
     url: target.url,
@@ -110,17 +117,17 @@ function routesOn(base: string): Target[] {
 
 async function main(): Promise<void> {
   if (process.env.AGAINST) return againstAnotherCheckout(process.env.AGAINST);
-  const hello = startHelloWorld(HELLO_PORT);
-  const nest = startNestHelloWorld(NEST_PORT);
   const database = await freshDatabase();
   const node = await startNodeProcess({ port: NODE_PORT, databaseUrl: database.url });
+  const hello = startHelloWorld(HELLO_PORT);
+  const nest = startNestHelloWorld(NEST_PORT);
   try {
-    await sleep(500);
-    const targets = targetsOn(node.url);
     const nestUrl = `http://127.0.0.1:${NEST_PORT}/`;
-    const echoBody = JSON.stringify(rpc('ibax.maxBlockId'));
     const helloUrl = `http://127.0.0.1:${HELLO_PORT}/`;
-    // What each share is of: bare Express, and the same answered by bare NestJS (the framework's floor).
+    await untilAnswering(helloUrl, hello);
+    await untilAnswering(nestUrl, nest);
+    const targets = targetsOn(node.url);
+    const echoBody = JSON.stringify(rpc('ibax.maxBlockId'));
     const baselines: Record<'hello' | 'echo', { express: Target; nest: Target }> = {
       hello: { express: { name: 'hello', url: helloUrl }, nest: { name: 'nest hello', url: nestUrl } },
       echo: {
@@ -142,21 +149,28 @@ async function main(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         const kind = target.baseline ?? (target.method === 'POST' ? 'echo' : 'hello');
-        const base = await measure(baselines[kind].express, hello.pid!);
-        const floor = await measure(baselines[kind].nest, nest.pid!);
+        // Which baseline goes first alternates by round: neither share always has the longer gap.
+        let base: Measured;
+        let nestBase: Measured;
+        if (round % 2 === 0) {
+          base = await measure(baselines[kind].express, hello.pid!);
+          nestBase = await measure(baselines[kind].nest, nest.pid!);
+        } else {
+          nestBase = await measure(baselines[kind].nest, nest.pid!);
+          base = await measure(baselines[kind].express, hello.pid!);
+        }
         const measured = await measure(target, node.process.pid!);
         baseCpu[kind].push(base.cpuUs);
-        nestShares[kind].push(floor.perSecond / base.perSecond);
+        nestShares[kind].push(nestBase.perSecond / base.perSecond);
         const list = rounds.get(target) ?? [];
         list.push({
           ...measured,
           share: measured.perSecond / base.perSecond,
-          ofNest: measured.perSecond / floor.perSecond,
+          ofNest: measured.perSecond / nestBase.perSecond,
         });
         rounds.set(target, list);
       }
     }
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
     const pct = (share: number) => `${(100 * share).toFixed(0)} %`;
     const spread = (values: number[]) => {
       const sorted = [...values].sort((x, y) => x - y);
@@ -164,7 +178,7 @@ async function main(): Promise<void> {
     };
     console.log(
       `baselines, CPU per request: hello-world ${Math.round(median(baseCpu.hello))} µs, JSON-RPC echo ${Math.round(median(baseCpu.echo))} µs; ` +
-        `bare NestJS's share of bare Express: hello-world ${spread(nestShares.hello)}, echo ${spread(nestShares.echo)}`,
+        `bare NestJS's share of bare Express, over every pairing: hello-world ${spread(nestShares.hello)}, echo ${spread(nestShares.echo)}`,
     );
     console.log(
       '| route | requests/s (median round) | share of bare Express (median; range) | share of bare NestJS (median; range) | node CPU per request | calls/s | target |',
@@ -224,7 +238,6 @@ async function againstAnotherCheckout(checkout: string): Promise<void> {
         ratios[t].push(perSecond[0] / perSecond[1]);
       }
     }
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
     const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
     console.log(`this checkout against ${checkout}, ${ROUNDS} rounds of ${DURATION_S} s`);
     console.log('| route | this / other, requests/s (median; range) | CPU per request: this · other |');

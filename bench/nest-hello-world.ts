@@ -1,11 +1,11 @@
 /**
- * The framework's own floor for `bench/http.ts` and `bench/reads.ts`: the same hello-world and JSON-RPC echo
- * as bare Express's (`support.ts`), answered by a NestJS application on `@nestjs/platform-express` with
- * nothing of the node's — no guard, interceptor, pipe or logger. As in bare Express, only the echo's route
- * parses a body (`express.json()`, as a Nest middleware on that route); Nest's global body parsers are off,
- * as they are in the node, which reads bodies itself. The node is a Nest application (the card asks for
- * one), so what this costs beyond bare Express is a cost no change to the node can remove: its share of
- * bare Express is the ceiling for the node's shares.
+ * A reference for `bench/http.ts` and `bench/reads.ts`: the same hello-world and JSON-RPC echo as bare
+ * Express's (`support.ts`), answered by a NestJS application on `@nestjs/platform-express` with nothing of
+ * the node's — no guard, interceptor, pipe or logger. As in bare Express, only the echo's route parses a body
+ * (`express.json()`, as a Nest middleware on that route); Nest's global body parsers are off, as in the node.
+ * The node is a NestJS application (the card asks for one), so its shares are read against this one's as
+ * well as bare Express's. It is not a strict ceiling: the node's adapter leaves out work that this
+ * application still does (Nest's request-hook entry, the ETag, `X-Powered-By`, Express's `res.json`).
  *
  *   node -r @swc-node/register bench/nest-hello-world.ts <port>
  */

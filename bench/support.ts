@@ -27,17 +27,30 @@ app.listen(${port}, '127.0.0.1');
 }
 
 /**
- * The same hello-world and echo answered by a bare NestJS application (`nest-hello-world.ts`): the floor the
- * framework the node is built on sets, measured beside bare Express.
+ * The same hello-world and echo answered by a bare NestJS application (`nest-hello-world.ts`): a reference for
+ * what the framework the node is built on costs beside bare Express. Its errors are shown (a port in use).
  */
 export function startNestHelloWorld(port: number): ChildProcess {
   return spawn(
     process.execPath,
     ['-r', '@swc-node/register', join(__dirname, 'nest-hello-world.ts'), String(port)],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: ['ignore', 'ignore', 'inherit'] },
   );
+}
+
+/** Resolves once `url` answers a GET; fails if `child` ends first or nothing answers within 60 s. */
+export async function untilAnswering(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: its process ended with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url}: no answer within 60 s`);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

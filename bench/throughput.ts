@@ -9,7 +9,9 @@
  * p99), and the node's resident memory over the run.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node -r @swc-node/register bench/throughput.ts
- *   # NODE_CHECKOUT=<another checkout>: that commit's node under this loader (a worktree with node_modules)
+ *   # NODE_CHECKOUT=<another checkout>: that commit's node under this loader, so a before and after differ
+ *   # in the node alone (a worktree; with node_modules linked to this one's, the two share the bundle's
+ *   # cache and each start of the other rebuilds it, ≈ 4 s)
  */
 import {
   chainTxCount,
@@ -46,7 +48,6 @@ async function main(): Promise<void> {
       BODY_LIMIT: String(8 * 1024 * 1024),
       MULTIPART_PARTS_LIMIT: '10000',
     },
-    // NODE_CHECKOUT=<another checkout>: that commit's node under this loader, for a before and after.
     checkout: process.env.NODE_CHECKOUT,
   });
   try {
