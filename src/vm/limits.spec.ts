@@ -4,11 +4,11 @@ import { MAX_STRING_LENGTH, SizeFold, valueCost } from './memory';
 import { CompileError, MONEY_OVERFLOW, Vm, type Value } from './index';
 
 /** Runs `action` as the body of a fresh contract; resolves to its result, or rejects with its error. */
-async function run(action: string, options: { deadline?: number } = {}): Promise<string> {
+async function run(action: string, options: { deadline?: number; fuelLimit?: number } = {}): Promise<string> {
   const vm = new Vm();
   vm.compileSource(`contract C {\n  action {\n${action}\n  }\n}`, { ecosystem: 1 });
-  return (await vm.runContract('C', new Map(), {}, { deadline: options.deadline ?? Date.now() + 10_000 }))
-    .result;
+  const deadline = options.deadline ?? Date.now() + 10_000;
+  return (await vm.runContract('C', new Map(), {}, { deadline, fuelLimit: options.fuelLimit })).result;
 }
 
 const doubled = (name: string, atLeast: number) =>
@@ -100,7 +100,11 @@ describe('time', () => {
     const started = Date.now();
     try {
       await expect(
-        run('var i int\nwhile true { i = i + 1 }', { deadline: Date.now() + 300 }),
+        // Fuel without end: on a fast machine the default fuel ran out before the 300 ms did.
+        run('var i int\nwhile true { i = i + 1 }', {
+          deadline: Date.now() + 300,
+          fuelLimit: Number.MAX_SAFE_INTEGER,
+        }),
       ).rejects.toMatchObject({
         text: 'time limit exceeded',
       });
