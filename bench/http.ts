@@ -54,6 +54,14 @@ function median(values: number[]): number {
   return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
 }
 
+const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
+
+/** Ratios as their median and range in percent: `87 % (81 %–97 %)`. */
+function spread(ratios: number[]): string {
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return `${pct(median(sorted))} (${pct(sorted[0])}–${pct(sorted[sorted.length - 1])})`;
+}
+
 /** Requests per second, and the CPU time the answering process spent per request (µs; robust to load). */
 async function measure(target: Target, pid: number, durationS = DURATION_S): Promise<Measured> {
   const cpuBefore = cpuMs(pid);
@@ -171,11 +179,6 @@ async function main(): Promise<void> {
         rounds.set(target, list);
       }
     }
-    const pct = (share: number) => `${(100 * share).toFixed(0)} %`;
-    const spread = (values: number[]) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      return `${pct(median(sorted))} (${pct(sorted[0])}–${pct(sorted[sorted.length - 1])})`;
-    };
     console.log(
       `baselines, CPU per request: hello-world ${Math.round(median(baseCpu.hello))} µs, JSON-RPC echo ${Math.round(median(baseCpu.echo))} µs; ` +
         `bare NestJS's share of bare Express, over every pairing: hello-world ${spread(nestShares.hello)}, echo ${spread(nestShares.echo)}`,
@@ -238,14 +241,12 @@ async function againstAnotherCheckout(checkout: string): Promise<void> {
         ratios[t].push(perSecond[0] / perSecond[1]);
       }
     }
-    const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
     console.log(`this checkout against ${checkout}, ${ROUNDS} rounds of ${DURATION_S} s`);
     console.log('| route | this / other, requests/s (median; range) | CPU per request: this · other |');
     console.log('| --- | --- | --- |');
     for (const [t, target] of mine.entries()) {
-      const sorted = [...ratios[t]].sort((x, y) => x - y);
       console.log(
-        `| ${target.name} | ${pct(median(sorted))} (${pct(sorted[0])}–${pct(sorted[sorted.length - 1])}) | ` +
+        `| ${target.name} | ${spread(ratios[t])} | ` +
           `${Math.round(median(cpu[t][0]))} · ${Math.round(median(cpu[t][1]))} µs |`,
       );
     }
