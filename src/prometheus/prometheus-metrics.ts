@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DatabaseService } from '../database/database.service';
+import { CounterSeries, HistogramSeries, RequestCounter, RequestHistogram } from './request-series';
 
 /** Seconds: from a fast cached read to a request that hits the request deadline. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -17,31 +18,31 @@ export type TxRefusalReason =
   'malformed' | 'size' | 'header' | 'time' | 'signature' | 'contract' | 'duplicate' | 'banned' | 'busy';
 
 interface HttpSeries {
-  count: Counter.Internal;
-  duration: Histogram.Internal<string>;
+  count: CounterSeries;
+  duration: HistogramSeries;
 }
 
 /**
  * The node's Prometheus metrics, one registry per application (tests boot several in one process).
  * The request path only bumps series it found once in a map keyed by its label values: no label objects
- * or label hashing per request. Chain and pool gauges are read when scraped (`PrometheusController`).
+ * or label hashing per request (`request-series.ts`). Chain and pool gauges are read when scraped (`PrometheusController`).
  */
 @Injectable()
 export class PrometheusMetrics {
   readonly registry = new Registry();
 
-  private readonly httpRequests = new Counter({
+  private readonly httpRequests = new RequestCounter({
     name: 'ibax_http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status',
     labelNames: ['method', 'route', 'status'],
-    registers: [this.registry],
+    registry: this.registry,
   });
-  private readonly httpDuration = new Histogram({
+  private readonly httpDuration = new RequestHistogram({
     name: 'ibax_http_request_duration_seconds',
     help: 'Time from a request reaching the node to its answer being written, by method, route pattern and status',
     labelNames: ['method', 'route', 'status'],
     buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
+    registry: this.registry,
   });
   private readonly httpSeries = new Map<string, HttpSeries>();
 
@@ -96,21 +97,21 @@ export class PrometheusMetrics {
     registers: [this.registry],
   });
 
-  private readonly rpcCalls = new Counter({
+  private readonly rpcCalls = new RequestCounter({
     name: 'ibax_rpc_calls_total',
     help: 'JSON-RPC calls (each call of a batch counts), by method and outcome (ok, or the JSON-RPC error code)',
     labelNames: ['method', 'outcome'],
-    registers: [this.registry],
+    registry: this.registry,
   });
-  private readonly rpcDuration = new Histogram({
+  private readonly rpcDuration = new RequestHistogram({
     name: 'ibax_rpc_call_duration_seconds',
     help: 'Time a JSON-RPC call took inside the gateway, by method',
     labelNames: ['method'],
     buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
+    registry: this.registry,
   });
-  private readonly rpcSeries = new Map<string, Counter.Internal>();
-  private readonly rpcDurationSeries = new Map<string, Histogram.Internal<string>>();
+  private readonly rpcSeries = new Map<string, CounterSeries>();
+  private readonly rpcDurationSeries = new Map<string, HistogramSeries>();
 
   readonly chainHeight = new Gauge({
     name: 'ibax_chain_height',
