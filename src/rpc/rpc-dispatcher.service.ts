@@ -10,7 +10,7 @@ import { requireSession } from '../common/token.service';
 import { PrometheusMetrics, UNKNOWN_RPC_METHOD } from '../prometheus/prometheus-metrics';
 import { HANDLER_CRASHED, RpcError } from './rpc-error';
 import { decodeDtoParams, NoParams } from './rpc-params';
-import { RpcRegistry, type RpcCallContext } from './rpc-registry.service';
+import { RpcRegistry, type RegisteredRpcMethod, type RpcCallContext } from './rpc-registry.service';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -104,23 +104,32 @@ export class RpcDispatcher {
     }
     const reply = (response: RpcResponse) => (hasId ? response : undefined);
     const method = envelope.method;
+    // Looked up once: the call and its metric see the same method even if admin.stopJsonRpc lands between.
+    const registered = this.registry.resolve(method);
     const started = performance.now();
     let outcome = 'ok';
     try {
-      const result = await this.execute(method, envelope.params, context);
+      const result = await this.execute(method, registered, envelope.params, context);
       return reply({ jsonrpc: '2.0', id, result: result === undefined ? null : result });
     } catch (error) {
       const rpcError = this.toRpcError(error, method);
       outcome = String(rpcError.code);
       return reply(failure(id, rpcError));
     } finally {
-      const served = this.registry.resolve(method) ? method : UNKNOWN_RPC_METHOD;
-      this.metrics.rpcCall(served, outcome, (performance.now() - started) / 1000);
+      this.metrics.rpcCall(
+        registered ? method : UNKNOWN_RPC_METHOD,
+        outcome,
+        (performance.now() - started) / 1000,
+      );
     }
   }
 
-  private async execute(method: string, params: unknown, context: RpcCallContext): Promise<unknown> {
-    const registered = this.registry.resolve(method);
+  private async execute(
+    method: string,
+    registered: RegisteredRpcMethod | undefined,
+    params: unknown,
+    context: RpcCallContext,
+  ): Promise<unknown> {
     if (!registered) throw RpcError.methodNotFound(method);
     if (this.nodeState.state === 'updating') throw new ApiError('E_UPDATING');
     if (this.nodeState.state === 'stopped') throw new ApiError('E_STOPPING');
