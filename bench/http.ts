@@ -17,6 +17,7 @@ import {
   untilAnswering,
   cpuMs,
   freshDatabase,
+  median,
   sleep,
   startHelloWorld,
   startNestHelloWorld,
@@ -46,12 +47,6 @@ interface Target {
 interface Measured {
   perSecond: number;
   cpuUs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
 }
 
 const pct = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;

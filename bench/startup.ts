@@ -12,7 +12,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freshDatabase, percentile, rssMb, sleep, startNodeProcess, treePssMb } from './support';
+import { freshDatabase, median, rssMb, sleep, startNodeProcess, treePssMb } from './support';
 
 const REPEAT = Number(process.env.REPEAT ?? 3);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 5000);
@@ -76,13 +76,6 @@ async function startOnce(
     arrayBuffersMb: usage.arrayBuffers / MB,
     cpuMs: usage.cpuMs,
   };
-}
-
-function median(values: number[]): number {
-  return percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 }
 
 function report(name: string, runs: Start[]): void {
