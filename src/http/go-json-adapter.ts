@@ -39,9 +39,10 @@ export class GoJsonExpressAdapter extends ExpressAdapter {
    * its properties (by Express, Nest and the node) took about 1.3 µs instead of 0.17, and every property
    * added 6 µs (bench/README.md). Made with the prototype it would be given, the change is no change.
    */
-  override initHttpServer(options?: NestApplicationOptions): void {
-    if (options?.httpsOptions || options?.forceCloseConnections) {
-      throw new Error('the node serves plain HTTP and closes its connections itself (ops/graceful-stop.ts)');
+  override initHttpServer(options: NestApplicationOptions): void {
+    if (options.httpsOptions) throw new Error('the node serves plain HTTP (TLS ends in front of it)');
+    if (options.forceCloseConnections) {
+      throw new Error('the node closes its connections itself when it stops (ops/graceful-stop.ts)');
     }
     const express = this.instance as Express;
     this.httpServer = createServer(
@@ -134,11 +135,15 @@ export class GoJsonExpressAdapter extends ExpressAdapter {
 }
 
 /**
- * A constructor that makes what `base` makes, with `prototype` (which must inherit from `base.prototype`) as
- * the object's prototype from the start. A function, not a class: a class's prototype cannot be an object
- * that already exists. Node's own two are such functions, and are called as such.
+ * A constructor that makes what `base` makes, with `prototype` as the object's prototype from the start. A
+ * function, not a class: a class's prototype cannot be an object that already exists. It runs `base` on
+ * the object `new` made, as Node's own two are written to be run (functions, not classes); making it with
+ * `Reflect.construct(base, args, new.target)` instead cost 3.5 times the CPU a request (bench/README.md).
  */
 function madeAs<T extends typeof IncomingMessage | typeof ServerResponse>(base: T, prototype: object): T {
+  if (!Object.prototype.isPrototypeOf.call(base.prototype, prototype)) {
+    throw new Error(`Express's prototype does not inherit from ${base.name}'s`);
+  }
   function Made(this: object, ...args: unknown[]): void {
     (base as unknown as (...args: unknown[]) => void).apply(this, args);
   }

@@ -25,7 +25,8 @@ interface HttpSeries {
 /**
  * The node's Prometheus metrics, one registry per application (tests boot several in one process).
  * The request path only bumps series it found once in a map keyed by its label values: no label objects
- * or label hashing per request (`request-series.ts`). Chain and pool gauges are read when scraped (`PrometheusController`).
+ * or label hashing per request (`request-series.ts`). Chain and pool gauges are read when scraped
+ * (`PrometheusController`).
  */
 @Injectable()
 export class PrometheusMetrics {

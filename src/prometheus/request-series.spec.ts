@@ -51,14 +51,25 @@ describe('request series', () => {
     expect(await ours.metrics()).toContain('# HELP requests_total requests\n# TYPE requests_total counter\n');
   });
 
-  it('keep one series per label values, and forget them all on reset', async () => {
+  it('keep one series per label values, and set them back to zero on reset, still counting after it', async () => {
     const registry = new Registry();
     const counter = new RequestCounter({ name: 'c', help: 'c', labelNames: ['x'], registry });
-    expect(counter.labels('1')).toBe(counter.labels('1'));
-    expect(counter.labels('1')).not.toBe(counter.labels('2'));
-    counter.labels('1').inc();
+    const histogram = new RequestHistogram({ name: 'h', help: 'h', labelNames: ['x'], buckets: [1], registry });
+    const one = counter.labels('1');
+    expect(counter.labels('1')).toBe(one);
+    expect(counter.labels('2')).not.toBe(one);
+    one.inc();
+    histogram.labels('1').observe(0.5);
     registry.resetMetrics();
-    expect((await counter.get()).values).toEqual([]);
+    one.inc();
+    const samples = await samplesOf(registry);
+    expect(samples.get('c{x="1"}')).toBe('1');
+    expect(samples.get('c{x="2"}')).toBe('0');
+    expect(samples.get('h_count{x="1"}')).toBe('0');
+    expect(samples.get('h_bucket{le="1",x="1"}')).toBe('0');
     expect(() => counter.labels('1', '2')).toThrow(/takes 1 label values, not 2/);
+    expect(() => new RequestHistogram({ name: 'l', help: 'l', labelNames: ['le'], buckets: [1], registry })).toThrow(
+      /'le' is the buckets' own label/,
+    );
   });
 });

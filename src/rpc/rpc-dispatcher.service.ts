@@ -104,7 +104,8 @@ export class RpcDispatcher {
     }
     const reply = (response: RpcResponse) => (hasId ? response : undefined);
     const method = envelope.method;
-    // Looked up once: the call and its metric see the same method even if admin.stopJsonRpc lands between.
+    // Looked up once: the call and its metric see the same method even if admin.startJsonRpc changes the
+    // served namespaces between the two.
     const registered = this.registry.resolve(method);
     const started = performance.now();
     let outcome = 'ok';
