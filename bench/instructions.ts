@@ -6,15 +6,17 @@
  * Each checkout of CHECKOUTS (comma-separated; this one when unset) is bundled as `npm start` bundles it and
  * run from its bundle under callgrind, with counting off until the node has started and answered WARM
  * requests; then AMOUNT requests (8 connections) are counted, in every thread of the node. ROUNDS rounds
- * take the checkouts in turn. NODE_FLAGS go to the node (`--predictable`: V8 without its background
+ * take the checkouts in turn. NODE_ARGS go to the node (`--predictable`: V8 without its background
  * threads, whose timing otherwise moves the count by a few percent).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres CHECKOUTS=../base,. npm run bench:instructions
  *   # knobs: URL_PATH (/api/v2/version) or RPC_METHOD (a JSON-RPC call), WARM (3000), AMOUNT (2000),
- *   #        ROUNDS (1), NODE_FLAGS, BENCH_PORT (7420)
+ *   #        ROUNDS (1), NODE_ARGS, BENCH_PORT (7420)
  *
  * Needs valgrind (Debian's package). The node runs about fifty times slower under it: a round of one
- * checkout takes a minute or two.
+ * checkout takes a minute or two. One at a time: `callgrind_control` is given no pid (valgrind's wrapper
+ * script is the child, not valgrind) and acts on every Callgrind process of the machine. The count also
+ * takes in what the node does each second rather than for a request; it moves by 1–2 % between runs.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +31,7 @@ const AMOUNT = Number(process.env.AMOUNT ?? 2000);
 const ROUNDS = Number(process.env.ROUNDS ?? 1);
 const RPC_METHOD = process.env.RPC_METHOD;
 const URL_PATH = process.env.URL_PATH ?? '/api/v2/version';
-const NODE_FLAGS = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const NODE_ARGS = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The node's own HOST setting is in its environment, and valgrind names its control pipes after $HOST. */
 const HOST = '127.0.0.1';
 
@@ -42,7 +44,7 @@ function bundleOf(checkout: string, index: number): string {
     'instructions',
     `${index}-${basename(resolve(checkout))}`,
   );
-  execFileSync(process.execPath, ['scripts/bundle.cjs', dir], { cwd: checkout, stdio: 'ignore' });
+  execFileSync(process.execPath, ['scripts/bundle.cjs', dir], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
   return resolve(checkout, dir);
 }
 
@@ -74,7 +76,7 @@ async function count(bundle: string): Promise<number> {
       '--instr-atstart=no',
       `--callgrind-out-file=${join(dataDir, 'callgrind.out')}`,
       process.execPath,
-      ...NODE_FLAGS,
+      ...NODE_ARGS,
       join(bundle, 'main.js'),
     ],
     {
@@ -89,33 +91,38 @@ async function count(bundle: string): Promise<number> {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  const exited = new Promise((done) => node.once('exit', done));
+  let failed: Error | undefined;
+  node.once('error', (error) => (failed = error));
+  const exited = new Promise((done) => node.once('close', done));
   try {
+    const deadline = Date.now() + 600_000;
     for (;;) {
       try {
         if ((await fetch(`http://${HOST}:${PORT}/readyz`)).status === 200) break;
       } catch {
         // still starting
       }
-      if (node.exitCode !== null) throw new Error(`the node of ${bundle} did not start`);
+      if (failed || node.exitCode !== null || node.signalCode !== null || Date.now() > deadline) {
+        throw new Error(`the node of ${bundle} did not start${failed ? `: ${failed.message}` : ''}`);
+      }
       await sleep(200);
     }
     await load(WARM);
     await sleep(1000);
     callgrindControl('--instr=on');
     const result = await load(AMOUNT);
-    callgrindControl('--dump');
     callgrindControl('--instr=off');
+    callgrindControl('--dump');
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${result.non2xx} answers not 2xx, ${result.errors} errors`);
-    // The dump of the counted window, and the one written at exit (nothing counted after it).
+    // The dump of the counted window, and the one written at exit (nothing is counted after the window).
     let instructions = 0;
     for (const file of readdirSync(dataDir).filter((name) => name.startsWith('callgrind.out'))) {
       instructions += Number(/^summary: (\d+)/m.exec(readFileSync(join(dataDir, file), 'utf8'))?.[1] ?? 0);
     }
     return instructions / result.requests.total;
   } finally {
-    node.kill('SIGTERM');
+    if (node.exitCode === null && node.signalCode === null) node.kill('SIGTERM');
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
     await database.drop();
@@ -135,7 +142,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `${RPC_METHOD ?? URL_PATH}, ${AMOUNT} requests counted after ${WARM}${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}`,
+    `${RPC_METHOD ?? URL_PATH}, ${AMOUNT} requests counted after ${WARM}${NODE_ARGS.length ? `, node ${NODE_ARGS.join(' ')}` : ''}`,
   );
   console.log('| checkout | k instructions a request (median; each round) |');
   console.log('| --- | --- |');
