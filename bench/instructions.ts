@@ -44,7 +44,10 @@ function bundleOf(checkout: string, index: number): string {
     'instructions',
     `${index}-${basename(resolve(checkout))}`,
   );
-  execFileSync(process.execPath, ['scripts/bundle.cjs', dir], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, ['scripts/bundle.cjs', dir], {
+    cwd: checkout,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return resolve(checkout, dir);
 }
 

@@ -54,7 +54,13 @@ describe('request series', () => {
   it('keep one series per label values, and set them back to zero on reset, still counting after it', async () => {
     const registry = new Registry();
     const counter = new RequestCounter({ name: 'c', help: 'c', labelNames: ['x'], registry });
-    const histogram = new RequestHistogram({ name: 'h', help: 'h', labelNames: ['x'], buckets: [1], registry });
+    const histogram = new RequestHistogram({
+      name: 'h',
+      help: 'h',
+      labelNames: ['x'],
+      buckets: [1],
+      registry,
+    });
     const one = counter.labels('1');
     expect(counter.labels('1')).toBe(one);
     expect(counter.labels('2')).not.toBe(one);
@@ -68,8 +74,8 @@ describe('request series', () => {
     expect(samples.get('h_count{x="1"}')).toBe('0');
     expect(samples.get('h_bucket{le="1",x="1"}')).toBe('0');
     expect(() => counter.labels('1', '2')).toThrow(/takes 1 label values, not 2/);
-    expect(() => new RequestHistogram({ name: 'l', help: 'l', labelNames: ['le'], buckets: [1], registry })).toThrow(
-      /'le' is the buckets' own label/,
-    );
+    expect(
+      () => new RequestHistogram({ name: 'l', help: 'l', labelNames: ['le'], buckets: [1], registry }),
+    ).toThrow(/'le' is the buckets' own label/);
   });
 });

@@ -61,7 +61,9 @@ abstract class RequestMetric<Series extends { reset(): void }> {
   }
 
   get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: Sample[] }> {
-    const values = [...this.byLabelValues.values()].flatMap(({ labels, series }) => this.samples(labels, series));
+    const values = [...this.byLabelValues.values()].flatMap(({ labels, series }) =>
+      this.samples(labels, series),
+    );
     return Promise.resolve({
       name: this.name,
       help: this.help,
