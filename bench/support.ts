@@ -38,11 +38,13 @@ export function startNestHelloWorld(port: number): ChildProcess {
   );
 }
 
-/** Resolves once `url` answers a GET; fails if `child` ends first or nothing answers within 60 s. */
-export async function untilAnswering(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/** Resolves once `url` answers a GET; fails if `child` ends first or nothing answers within `timeoutMs`. */
+export async function untilAnswering(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: its process ended with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${url}: its process ended with ${child.exitCode ?? child.signalCode}`);
+    }
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -50,7 +52,7 @@ export async function untilAnswering(url: string, child: ChildProcess): Promise<
     }
     await sleep(100);
   }
-  throw new Error(`${url}: no answer within 60 s`);
+  throw new Error(`${url}: no answer within ${timeoutMs / 1000} s`);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
